@@ -1,0 +1,14 @@
+"""The numeric core: every Hopfield variant, images as patterns, and the Energy Transformer.
+
+Imports neither streamlit nor plotly; torch only inside `hopfield_core.et`.
+"""
+from .attention import hopfield_attention
+from .classical import ClassicalHopfield
+from .dense import DenseAssociativeMemory
+from .modern import ModernHopfield, RetrievalBound, fixed_point_kind, k90, softmax
+from .trajectory import Trajectory
+
+__all__ = [
+    "ClassicalHopfield", "DenseAssociativeMemory", "ModernHopfield", "RetrievalBound",
+    "Trajectory", "fixed_point_kind", "hopfield_attention", "k90", "softmax",
+]

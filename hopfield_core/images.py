@@ -1,0 +1,271 @@
+"""Images in, patterns out: safe loading, image <-> pattern conversion, corrupted queries.
+
+# H, W image height and width, d = H * W (grey) or H * W * 3 (colour) neurons
+# an image is (H, W, 3) float in [0, 1]; a pattern is (d,) in {-1, +1} or continuous
+"""
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from typing import BinaryIO, Union
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from .validation import as_rng
+
+ALLOWED_FORMATS = ("PNG", "JPEG", "GIF", "WEBP", "BMP")
+MAX_PIXELS = 40_000_000        # 40 megapixels: any phone photo, far below a decompression bomb
+MAX_FILE_BYTES = 50 * 2 ** 20  # 50 MB
+
+Source = Union[bytes, bytearray, memoryview, str, os.PathLike, BinaryIO]
+
+
+class ImageError(ValueError):
+    """An image that cannot be used, with a sentence that says why and what to do."""
+
+
+# ---------------------------------------------------------------- loading
+
+def _read_bytes(source: Source) -> bytes:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            with open(source, "rb") as f:
+                return f.read(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise ImageError(f"The file {os.fspath(source)!r} could not be opened ({e.strerror}).") from e
+    if hasattr(source, "read"):
+        if hasattr(source, "seek"):
+            source.seek(0)
+        data = source.read(MAX_FILE_BYTES + 1)
+        if not isinstance(data, (bytes, bytearray)):
+            raise ImageError("The upload did not give binary data; please choose an image file.")
+        return bytes(data)
+    raise ImageError(f"Cannot read an image from a {type(source).__name__}; give bytes, a path or a file.")
+
+
+def _sniff_unsupported(head: bytes) -> str | None:
+    """A friendly name for well-known files that are not images we decode."""
+    text = head.lstrip()[:256].lower()
+    if head.startswith(b"%PDF"):
+        return "a PDF document"
+    if head.startswith(b"%!PS") or head.startswith(b"\xc5\xd0\xd3\xc6"):
+        return "a PostScript (EPS) file"
+    if text.startswith(b"<svg") or (text.startswith(b"<?xml") and b"<svg" in head[:2048].lower()):
+        return "an SVG drawing (vector graphics)"
+    if text.startswith((b"<!doctype html", b"<html")):
+        return "a web page (HTML)"
+    if head[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftyphevc", b"ftypavif"):
+        return "a HEIC/AVIF photo"
+    if head.startswith((b"II*\x00", b"MM\x00*")):
+        return "a TIFF image"
+    return None
+
+
+_SUPPORTED = "PNG, JPEG, GIF, WebP or BMP"
+
+
+def load_image(source: Source, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """Decode an image safely into an RGB float array (H, W, 3) in [0, 1].
+
+    EXIF orientation is applied, transparency is composited on white, only the
+    first frame of an animation is read, and the pixel count is checked from the
+    header before anything is decoded. Bad input raises ImageError.
+    """
+    data = _read_bytes(source)
+    if len(data) == 0:
+        raise ImageError("The file is empty (0 bytes). Please choose an image file.")
+    if len(data) > MAX_FILE_BYTES:
+        raise ImageError(f"The file is larger than {MAX_FILE_BYTES // 2 ** 20} MB; please use a smaller image.")
+    kind = _sniff_unsupported(data[:4096])
+    if kind:
+        raise ImageError(f"This file is {kind}, not a picture this app can read. "
+                         f"Please save or export it as {_SUPPORTED}.")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            im = Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+            raise ImageError("This image has far too many pixels to be opened safely. "
+                             "Please use a smaller image.") from e
+        except UnidentifiedImageError as e:
+            raise ImageError(f"This file is not an image this app can read. Please use {_SUPPORTED}.") from e
+        except (OSError, SyntaxError, ValueError) as e:
+            raise ImageError("This image file is damaged and cannot be read.") from e
+    with im:
+        w, h = im.size
+        if w * h > max_pixels:
+            raise ImageError(f"This image is {w} x {h} pixels, more than the {max_pixels / 1e6:.0f} "
+                             "megapixels allowed. Please use a smaller image.")
+        if w == 0 or h == 0:
+            raise ImageError("This image has no pixels.")
+        try:
+            im.seek(0)  # first frame of an animation
+            im.load()
+            im = ImageOps.exif_transpose(im)
+            return _to_rgb_array(im)
+        except (OSError, SyntaxError, ValueError, EOFError, IndexError) as e:
+            raise ImageError("This image file is damaged or incomplete (it may have been cut off "
+                             "while uploading). Please try another copy.") from e
+
+
+def _to_rgb_array(im: Image.Image) -> np.ndarray:
+    """Any Pillow mode -> (H, W, 3) float64 in [0, 1], alpha composited on white."""
+    mode = im.mode
+    if mode in ("I", "F") or mode.startswith("I;16"):
+        a = np.asarray(im, dtype=np.float64)
+        if mode.startswith("I;16"):
+            a = a / 65535.0
+        elif mode == "I" and a.min() >= 0 and a.max() <= 65535:
+            a = a / (255.0 if a.max() <= 255 else 65535.0)
+        elif a.max() > a.min():
+            a = (a - a.min()) / (a.max() - a.min())
+        a = np.clip(a, 0.0, 1.0)
+        return np.repeat(a[:, :, None], 3, axis=2)
+    has_alpha = mode in ("RGBA", "LA", "PA", "La", "RGBa") or (
+        mode in ("P", "L", "RGB", "1") and "transparency" in im.info)
+    if has_alpha:
+        rgba = im.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        im = Image.alpha_composite(white, rgba)
+    rgb = im.convert("RGB")
+    return np.asarray(rgb, dtype=np.float64) / 255.0
+
+
+# ---------------------------------------------------------------- image <-> pattern
+
+def to_pil(image: np.ndarray) -> Image.Image:
+    """(H, W, 3) or (H, W) float in [0, 1] -> a Pillow image."""
+    a = np.clip(np.asarray(image, dtype=np.float64), 0, 1)
+    a = np.round(a * 255).astype(np.uint8)
+    return Image.fromarray(a, mode="RGB" if a.ndim == 3 else "L")
+
+
+def resize(image: np.ndarray, size: tuple[int, int], crop: bool = True) -> np.ndarray:
+    """Resize to (height, width); with crop=True first centre-crop to that aspect ratio."""
+    h, w = size
+    if h < 1 or w < 1:
+        raise ValueError(f"size must be positive, got {size}")
+    im = to_pil(image)
+    if crop:
+        im = ImageOps.fit(im, (w, h), method=Image.Resampling.LANCZOS)
+    else:
+        im = im.resize((w, h), Image.Resampling.LANCZOS)
+    out = np.asarray(im, dtype=np.float64) / 255.0
+    return out if out.ndim == 3 else np.repeat(out[:, :, None], 3, axis=2)
+
+
+def to_grey(image: np.ndarray) -> np.ndarray:
+    """(H, W, 3) -> (H, W) luminance (ITU-R 601)."""
+    a = np.asarray(image, dtype=np.float64)
+    if a.ndim == 2:
+        return a
+    return a @ np.array([0.299, 0.587, 0.114])
+
+
+def to_bipolar(image: np.ndarray, colour: bool = False, dither: bool = False,
+               threshold: float | None = None) -> np.ndarray:
+    """Image -> bipolar pattern (d,): +1 bright, -1 dark.
+
+    threshold: brightness in [0, 1] (None: the image's mean, so each pattern is
+    about half on); dither=True uses Floyd-Steinberg error diffusion instead.
+    colour=True gives one bit per channel (d = H W 3), else d = H W.
+    """
+    planes = np.moveaxis(np.asarray(image, dtype=np.float64), -1, 0) if colour else [to_grey(image)]
+    bits = []
+    for plane in planes:
+        if dither:
+            b = np.asarray(to_pil(plane).convert("1", dither=Image.Dither.FLOYDSTEINBERG)) > 0
+        else:
+            t = float(np.mean(plane)) if threshold is None else threshold
+            b = plane > t
+        bits.append(b)
+    b = np.stack(bits, axis=-1) if colour else bits[0]
+    return np.where(b, 1.0, -1.0).ravel()
+
+
+def to_continuous(image: np.ndarray, colour: bool = False, centre: bool = True,
+                  unit_norm: bool = False) -> np.ndarray:
+    """Image -> continuous pattern (d,): 2 * pixel - 1, centred to mean 0, optionally unit norm."""
+    a = np.asarray(image, dtype=np.float64) if colour else to_grey(image)
+    x = (2.0 * a - 1.0).ravel()
+    if centre:
+        x = x - x.mean()
+    if unit_norm:
+        n = np.linalg.norm(x)
+        x = x / n if n > 0 else x
+    return x
+
+
+def to_image(pattern: np.ndarray, shape: tuple[int, ...], vmin: float = -1.0,
+             vmax: float = 1.0) -> np.ndarray:
+    """Pattern (d,) -> image (H, W, 3) in [0, 1]; shape is (H, W) or (H, W, 3).
+
+    Values are mapped linearly from [vmin, vmax] to [0, 1] and clipped.
+    """
+    p = np.asarray(pattern, dtype=np.float64)
+    if p.size != int(np.prod(shape)):
+        raise ValueError(f"a pattern of {p.size} values cannot be shown as {shape}")
+    a = np.clip((p.reshape(shape) - vmin) / (vmax - vmin), 0.0, 1.0)
+    return a if a.ndim == 3 else np.repeat(a[:, :, None], 3, axis=2)
+
+
+# ---------------------------------------------------------------- corruption
+
+def flip_bits(pattern: np.ndarray, fraction: float, rng=None) -> np.ndarray:
+    """Flip the sign of exactly round(fraction * d) entries chosen at random."""
+    if not 0 <= fraction <= 1:
+        raise ValueError(f"fraction must be in [0, 1], got {fraction}")
+    x = np.array(pattern, dtype=np.float64, copy=True)
+    k = int(round(fraction * x.size))
+    idx = as_rng(rng).choice(x.size, size=k, replace=False)
+    x[idx] = -x[idx]
+    return x
+
+
+def add_noise(pattern: np.ndarray, sigma: float, rng=None, binarize: bool = False) -> np.ndarray:
+    """Add Gaussian noise of standard deviation sigma; binarize=True takes the sign after
+    (ties to +1) so the result is bipolar again."""
+    if sigma < 0:
+        raise ValueError(f"sigma must be >= 0, got {sigma}")
+    x = np.asarray(pattern, dtype=np.float64) + sigma * as_rng(rng).standard_normal(np.shape(pattern))
+    return np.where(x >= 0, 1.0, -1.0) if binarize else x
+
+
+def _fill(x: np.ndarray, region: np.ndarray, fill, rng) -> None:
+    if fill == "random":
+        x[region] = as_rng(rng).choice([-1.0, 1.0], size=int(region.sum()))
+    else:
+        x[region] = float(fill)
+
+
+def mask_rectangle(pattern: np.ndarray, shape: tuple[int, ...], top: int, left: int,
+                   height: int, width: int, fill=-1.0, rng=None) -> np.ndarray:
+    """Overwrite a rectangle (rows top..top+height, cols left..left+width) of the image
+    the pattern shows; fill is a number or "random" (+-1 coin flips)."""
+    x = np.array(pattern, dtype=np.float64, copy=True).reshape(shape)
+    region = np.zeros(shape[:2], dtype=bool)
+    region[max(top, 0):max(top + height, 0), max(left, 0):max(left + width, 0)] = True
+    if len(shape) == 3:
+        region = np.repeat(region[:, :, None], shape[2], axis=2)
+    _fill(x, region, fill, rng)
+    return x.ravel()
+
+
+def occlude_half(pattern: np.ndarray, shape: tuple[int, ...], side: str = "bottom",
+                 fill=-1.0, rng=None) -> np.ndarray:
+    """Hide one half of the image: side is "top", "bottom", "left" or "right"."""
+    H, W = shape[:2]
+    boxes = {"top": (0, 0, H // 2, W), "bottom": (H - H // 2, 0, H // 2, W),
+             "left": (0, 0, H, W // 2), "right": (0, W - W // 2, H, W // 2)}
+    if side not in boxes:
+        raise ValueError(f"side must be one of {sorted(boxes)}, got {side!r}")
+    return mask_rectangle(pattern, shape, *boxes[side], fill=fill, rng=rng)
+
+
+def invert(pattern: np.ndarray) -> np.ndarray:
+    """-x: for a bipolar pattern, its mirror image (also a minimum of the classical energy)."""
+    return -np.asarray(pattern, dtype=np.float64)
