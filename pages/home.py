@@ -1,0 +1,51 @@
+"""Home: what the app is, the road from Hopfield 1982 to the Transformer, how to start."""
+import streamlit as st
+
+
+def main() -> None:
+    st.title("Hopfield energy landscapes")
+    st.markdown(
+        "An associative memory stores patterns as the **valleys of an energy landscape**. "
+        "Give it a corrupted or partial pattern and its dynamics roll downhill, step by step, "
+        "until they settle in the nearest valley: the memory is *retrieved*. This app lets you "
+        "store your own patterns, corrupt a query, step the dynamics and watch the energy fall, "
+        "for every network on the road from Hopfield's 1982 paper to the attention inside a "
+        "Transformer."
+    )
+    st.subheader("The road from 1982 to the Transformer")
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown(
+            "**1. Classical network (Hopfield, 1982).** Binary neurons $\\xi_i \\in \\{-1,+1\\}$, "
+            "Hebbian weights, a quadratic energy. It stores about $0.14\\,d$ random patterns in "
+            "$d$ neurons; beyond that, spurious mixtures take over.\n\n"
+            "**2. Dense associative memory (Krotov & Hopfield, 2016; Demircigil et al., 2017).** "
+            "Replace the quadratic by a steeper interaction $F$: a polynomial $z^n$ stores about "
+            "$d^{\\,n-1}$ patterns, an exponential exponentially many.\n\n"
+            "**3. Modern continuous network (Ramsauer et al., 2020).** Continuous states and a "
+            "log-sum-exp energy; one update retrieves a pattern, and the inverse temperature "
+            "$\\beta$ decides whether the fixed point is one pattern, a metastable average of a "
+            "few, or the global average.\n\n"
+            "**4. The attention limit.** The continuous update *is* the attention of a "
+            "Transformer, $\\mathrm{softmax}(\\beta\\, Q K^\\top) V$, with $\\beta = 1/\\sqrt{d_k}$.\n\n"
+            "**5. The Energy Transformer (Hoover et al., 2023).** A whole Transformer block whose "
+            "every step lowers one global energy: it completes masked images."
+        )
+    with right:
+        st.markdown("**The energies**")
+        st.latex(r"E_{1982}(\xi) = -\tfrac12\, \xi^\top W \xi, \quad W = \tfrac1d \sum_\mu x_\mu x_\mu^\top")
+        st.latex(r"E_{\mathrm{dense}}(\xi) = -\sum_\mu F(x_\mu^\top \xi)")
+        st.latex(r"E_{\mathrm{modern}}(\xi) = -\tfrac1\beta \log \sum_\mu e^{\beta\, x_\mu^\top \xi}"
+                 r" + \tfrac12\, \xi^\top \xi + \mathrm{const}")
+        st.latex(r"\xi^{\mathrm{new}} = X^\top \mathrm{softmax}(\beta X \xi)")
+    st.subheader("How to start")
+    st.markdown(
+        "1. Store a few patterns: letters, digits, shapes, photos, or your own images.\n"
+        "2. Pick one, corrupt it (flip pixels, add noise, hide half), and press **Step**.\n"
+        "3. Watch the state, the energy curve and the overlap with every stored pattern.\n"
+        "4. Store more patterns than the classical network can hold, and see which network "
+        "still retrieves them."
+    )
+
+
+main()
