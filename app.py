@@ -1,9 +1,16 @@
 """Hopfield energy landscapes: the entry point. Run with `streamlit run app.py`."""
 import streamlit as st
 
+from ui import state, widgets
+
 st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", layout="wide")
 
 pages = [
-    st.Page("pages/home.py", title="Home", icon="🏠", default=True),
+    st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("app_pages/classical.py", title="Classical network (1982)", icon=":material/grid_on:"),
 ]
-st.navigation(pages).run()
+page = st.navigation(pages)
+state.init_from_url()
+widgets.sidebar()
+widgets.apply_presenter_mode()
+page.run()

@@ -269,3 +269,38 @@ def occlude_half(pattern: np.ndarray, shape: tuple[int, ...], side: str = "botto
 def invert(pattern: np.ndarray) -> np.ndarray:
     """-x: for a bipolar pattern, its mirror image (also a minimum of the classical energy)."""
     return -np.asarray(pattern, dtype=np.float64)
+
+
+CORRUPTIONS = ("none", "flip", "noise", "mask", "half", "invert")
+
+
+def corrupt(pattern: np.ndarray, shape: tuple[int, ...], kind: str, amount: float,
+            rng=None, binary: bool = True) -> np.ndarray:
+    """One entry point for the query builder: corrupt a pattern by `kind` and `amount` in [0, 1].
+
+    flip: a fraction `amount` of entries change sign; noise: Gaussian noise of
+    standard deviation `amount` x the pattern's std (then the sign, if binary);
+    mask: a centred square covering `amount` of the area; half: the bottom half
+    hidden; invert: the mirror image. Hidden entries become -1 (binary) or 0.
+    """
+    if kind not in CORRUPTIONS:
+        raise ValueError(f"corruption must be one of {CORRUPTIONS}, got {kind!r}")
+    if not 0 <= amount <= 1:
+        raise ValueError(f"amount must be in [0, 1], got {amount}")
+    gen = as_rng(rng)
+    x = np.asarray(pattern, dtype=np.float64)
+    fill = -1.0 if binary else 0.0
+    if kind == "none":
+        return x.copy()
+    if kind == "flip":
+        return flip_bits(x, amount, gen)
+    if kind == "noise":
+        scale = float(x.std()) or 1.0
+        return add_noise(x, amount * scale, gen, binarize=binary)
+    if kind == "mask":
+        H, W = shape[:2]
+        side_h, side_w = int(round(H * np.sqrt(amount))), int(round(W * np.sqrt(amount)))
+        return mask_rectangle(x, shape, (H - side_h) // 2, (W - side_w) // 2, side_h, side_w, fill=fill)
+    if kind == "half":
+        return occlude_half(x, shape, "bottom", fill=fill)
+    return invert(x)

@@ -282,3 +282,21 @@ def test_bad_corruption_arguments_are_refused():
         occlude_half(np.ones(4), (2, 2), side="middle")
     with pytest.raises(ValueError, match="cannot be shown"):
         to_image(np.ones(5), (2, 2))
+
+
+def test_corrupt_dispatches_every_kind():
+    from hopfield_core.images import CORRUPTIONS, corrupt
+    x = np.ones(64)
+    assert np.array_equal(corrupt(x, (8, 8), "none", 0.5), x)
+    assert np.sum(corrupt(x, (8, 8), "flip", 0.25, rng=0) == -1) == 16
+    assert set(np.unique(corrupt(x, (8, 8), "noise", 1.0, rng=0))) <= {-1.0, 1.0}
+    assert np.sum(corrupt(x, (8, 8), "mask", 0.25) == -1) == 16  # a centred 4 x 4 square
+    assert np.sum(corrupt(x, (8, 8), "mask", 0.25, binary=False) == 0) == 16
+    assert np.sum(corrupt(x, (8, 8), "half", 0.0) == -1) == 32
+    assert np.array_equal(corrupt(x, (8, 8), "invert", 0.0), -x)
+    assert np.array_equal(corrupt(x, (8, 8), "flip", 0.3, rng=5), corrupt(x, (8, 8), "flip", 0.3, rng=5))
+    assert len(CORRUPTIONS) == 6
+    with pytest.raises(ValueError, match="corruption"):
+        corrupt(x, (8, 8), "smudge", 0.1)
+    with pytest.raises(ValueError, match="amount"):
+        corrupt(x, (8, 8), "flip", 2.0)

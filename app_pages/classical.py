@@ -1,0 +1,76 @@
+"""The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
+import streamlit as st
+
+from ui import dynamics_view, figures, state, widgets
+
+PAGE = "classical"
+
+
+def main() -> None:
+    st.title("The classical Hopfield network (1982)")
+    text, eq = st.columns([3, 2], gap="large")
+    text.markdown(
+        "Each of the $d$ neurons is on ($+1$) or off ($-1$). Storing patterns sets the "
+        "weights by **Hebb's rule**: neurons that are on together in a pattern are wired "
+        "together. A neuron then follows its **local field** $h_i$, the weighted vote of all "
+        "the others. Updated one at a time (*asynchronous*), every flip lowers the energy, "
+        "so the state must end in a valley. Updated all at once (*synchronous*), the state "
+        "can oscillate between two states forever. With a **temperature** $T > 0$ neurons "
+        "sometimes disobey their field (Glauber dynamics): noise that can shake the state out "
+        "of shallow spurious valleys, or out of the memory altogether."
+    )
+    with eq:
+        st.latex(r"W = \frac1d \sum_{\mu=1}^{N} x_\mu x_\mu^\top,\quad W_{ii} = 0")
+        st.latex(r"E(\xi) = -\tfrac12\, \xi^\top W \xi")
+        st.latex(r"\xi_i \leftarrow \mathrm{sgn}(h_i),\quad h = W\xi,\quad \mathrm{sgn}(0): \text{keep}")
+        st.latex(r"T > 0:\ P(\xi_i = +1) = \frac{1}{1 + e^{-2 h_i / T}}")
+
+    with st.container(key="controls_classical"):
+        c1, c2, c3, c4 = st.columns(4)
+        modes = ["async", "sync"]
+        mode = c1.radio("Update", modes, key="cl_mode", horizontal=True,
+                        index=modes.index(state.url_value("mode", "async", str))
+                        if state.url_value("mode", "async", str) in modes else 0,
+                        help="async: one neuron at a time, random order; sync: all at once.")
+        temperature = c2.slider("Temperature T", 0.0, 1.0, step=0.05, key="cl_temperature",
+                                value=state.url_value("T", 0.0))
+        rules = ["hebbian", "storkey", "pseudoinverse"]
+        rule = c3.selectbox("Learning rule", rules, key="cl_rule",
+                            help="Hebbian is Hopfield's; Storkey and the pseudo-inverse store "
+                                 "correlated patterns better.")
+        max_steps = c4.number_input("Step limit", 5, 200, 30, key="cl_max_steps")
+    with st.expander("Try this", expanded=not state.presenter()):
+        st.markdown(
+            "- Store **H, O, X**, flip 20 % of the pixels, choose **async** and press *Run*: "
+            "the letter comes back and the energy falls at every step.\n"
+            "- Store only the shapes *checker* and *stripes*, flip 50 % with seed 5 and choose "
+            "**sync**: the state blinks between two images forever (a 2-cycle). Switch to "
+            "**async** and it settles.\n"
+            "- Store 8 letters: they exceed the ~0.14 d capacity of correlated letters and the "
+            "network settles in a **mixture** or **spurious** state. Try the pseudo-inverse rule."
+        )
+
+    ps = state.patterns(binary=True)
+    if ps.N == 0:
+        st.info("Store at least one pattern in the sidebar to begin.")
+        return
+    q, qkey = state.query(ps)
+    traj = state.run("classical", {"learning_rule": rule}, ps, q, qkey, mode=mode,
+                     max_steps=int(max_steps), rng=int(state.setting("q_seed")),
+                     temperature=float(temperature))
+    reason = ("synchronous updates change every neuron at once, so the energy is not guaranteed "
+              "to fall." if mode == "sync" else
+              "at a temperature above zero, neurons may move against their field on purpose.")
+    dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async" and temperature == 0),
+                       rise_reason=reason)
+
+    with st.expander("The weight matrix W", expanded=False):
+        model = state.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)
+        st.plotly_chart(figures.matrix_heatmap(model.weights, f"W ({ps.d} x {ps.d}, {rule})"),
+                        key="cl_weights")
+        st.caption("Red: neurons that tend to agree; blue: neurons that tend to disagree. "
+                   "The diagonal is zero: no neuron votes for itself.")
+    state.publish_url({"mode": mode, "T": temperature})
+
+
+main()

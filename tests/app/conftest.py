@@ -1,0 +1,25 @@
+"""AppTest helpers: start the real app.py and switch to a page, as a browser would."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+TIMEOUT = 60  # importing torch alone can take longer than AppTest's 3 s default
+
+
+def open_app(page: str | None = None, query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    if page:
+        at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.fixture
+def app():
+    return open_app

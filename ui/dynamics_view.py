@@ -1,0 +1,67 @@
+"""The live view every dynamics page shares: state, energy, overlaps, verdict, downloads."""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import analysis, images
+
+from . import figures, widgets
+from .state import PatternSet
+
+VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.info,
+                 "global": st.warning, "mixture": st.warning, "spurious": st.warning,
+                 "cycle": st.error, "not converged": st.warning}
+
+
+def frames_of(traj, ps: PatternSet) -> np.ndarray:
+    vmin = -1.0 if ps.binary else float(ps.X.min())
+    vmax = 1.0 if ps.binary else float(ps.X.max())
+    return np.stack([images.to_image(s, ps.shape, vmin, vmax) for s in traj.states])
+
+
+def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "") -> None:
+    """The player and the figures for one precomputed trajectory.
+
+    monotone: this rule guarantees that the energy never rises, so a rise is a bug
+    to flag loudly; otherwise a rise is expected and explained with rise_reason.
+    """
+    frames = frames_of(traj, ps)
+    m_all = analysis.overlaps(traj.states, ps.X)
+    rises = analysis.energy_rises(traj.energies)
+    final = analysis.verdict(traj, ps.X, binary=ps.binary)
+    run_key = hashlib.sha1(traj.states.tobytes()).hexdigest()
+
+    def body():
+        T = traj.steps
+        t = widgets.player(page, T, run_key)
+        c1, c2, c3 = st.columns([2, 3, 3])
+        c1.plotly_chart(figures.image(frames[t], f"State at step {t}"), key=f"{page}_img",
+                        config={"displayModeBar": False})
+        c2.plotly_chart(figures.energy_curve(traj.energies, t, rises), key=f"{page}_energy",
+                        config={"displayModeBar": False})
+        c3.plotly_chart(figures.overlap_bars(m_all[t], ps.names), key=f"{page}_overlaps",
+                        config={"displayModeBar": False})
+        st.metric("Energy", f"{traj.energies[t]:.6g}",
+                  delta=None if t == 0 else f"{traj.energies[t] - traj.energies[t - 1]:.3g}",
+                  delta_color="inverse")
+        if t < T:
+            st.info(f"Step {t} of {T}: keep stepping to see where the dynamics settle.",
+                    icon="⏳")
+        else:
+            VERDICT_STYLE[final.kind](final.sentence(ps.names), icon="🎯")
+        shown = [int(r) for r in rises if r <= t]
+        if shown and monotone:
+            st.error(f"The energy rose at step {', '.join(map(str, shown))}. This rule must "
+                     "never raise it: please report this as a bug.", icon="🚨")
+        elif shown:
+            st.warning(f"The energy rose at step {', '.join(map(str, shown))}: {rise_reason}",
+                       icon="↗️")
+        widgets.stop_if_done(page, t, T)
+
+    widgets.animated(page, body)
+    with st.expander("Download this run"):
+        widgets.downloads(page, frames, traj.energies,
+                          extra={f"m_{i + 1}": m_all[:, i] for i in range(ps.N)})

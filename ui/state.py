@@ -1,0 +1,231 @@
+"""Session state, caching and URL state: the one place where pages meet Streamlit's plumbing.
+
+The pattern store lives in st.session_state and is shared by every page of one browser
+session (never across sessions). Settings that define a demo mirror st.query_params so
+that a teacher can share one link.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import images
+from hopfield_core.presets import preset_groups, preset_image
+
+SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
+MAX_PATTERNS = 40       # the store's cap: beyond it the pages stop being instant
+DEFAULT_PRESETS = ("letters/H", "letters/O", "letters/X")
+
+# settings that live in the URL, with their defaults and types
+URL_SETTINGS = {
+    "size": (16, int), "colour": (False, lambda v: v in ("1", "true", "True")),
+    "binarize": ("threshold", str), "q_index": (0, int), "q_corruption": ("flip", str),
+    "q_amount": (0.2, float), "q_seed": (0, int),
+}
+
+
+@dataclass(frozen=True)
+class Stored:
+    key: str           # "letters/H", or "upload/<sha1>" for an uploaded image
+    name: str          # what the page shows
+    image: np.ndarray  # (SOURCE_SIZE, SOURCE_SIZE, 3) in [0, 1]
+
+
+@dataclass(frozen=True)
+class PatternSet:
+    X: np.ndarray      # (N, d) one pattern a row
+    shape: tuple       # how a pattern is shown: (H, W) or (H, W, 3)
+    names: list
+    binary: bool
+    fingerprint: str   # a short hash that identifies X for caches
+
+    @property
+    def N(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[1]
+
+
+# ---------------------------------------------------------------- the pattern store
+
+def store() -> list[Stored]:
+    if "store" not in st.session_state:
+        st.session_state.store = []
+        for key in DEFAULT_PRESETS:
+            add_preset(key)
+    return st.session_state.store
+
+
+def add_preset(key: str) -> str | None:
+    """Store a preset by "group/name"; returns a message when it cannot be stored."""
+    group, _, name = key.partition("/")
+    if name not in preset_groups().get(group, []):
+        return f"There is no preset called {key!r}."
+    img = preset_image(group, name, SOURCE_SIZE)
+    return _add(Stored(key, name, img))
+
+
+def add_upload(filename: str, data: bytes) -> str | None:
+    """Decode and store an uploaded image; raises images.ImageError on bad files."""
+    img = images.resize(images.load_image(data), (SOURCE_SIZE, SOURCE_SIZE))
+    digest = hashlib.sha1(np.round(img * 255).astype(np.uint8).tobytes()).hexdigest()[:12]
+    stem = filename.rsplit(".", 1)[0][:24] or "upload"
+    return _add(Stored(f"upload/{digest}", stem, img))
+
+
+def _add(item: Stored) -> str | None:
+    items = st.session_state.store
+    if any(s.key == item.key for s in items):
+        return f"{item.name} is already stored."
+    if len(items) >= MAX_PATTERNS:
+        return f"The store is full ({MAX_PATTERNS} patterns). Remove one to add {item.name}."
+    items.append(item)
+    return None
+
+
+def remove(key: str) -> None:
+    st.session_state.store = [s for s in store() if s.key != key]
+
+
+def clear() -> None:
+    st.session_state.store = []
+
+
+def setting(key: str):
+    default, _ = URL_SETTINGS[key]
+    return st.session_state.get(key, default)
+
+
+def representation() -> tuple[int, bool, str]:
+    return int(setting("size")), bool(setting("colour")), str(setting("binarize"))
+
+
+def to_pattern(img: np.ndarray, binary: bool) -> np.ndarray:
+    size, colour, binarize = representation()
+    small = images.resize(img, (size, size))
+    if binary:
+        return images.to_bipolar(small, colour=colour, dither=binarize == "dither")
+    return images.to_continuous(small, colour=colour, unit_norm=True)
+
+
+def patterns(binary: bool = True) -> PatternSet:
+    """The stored images as patterns, in the representation chosen in the sidebar."""
+    size, colour, _ = representation()
+    items = store()
+    shape = (size, size, 3) if colour else (size, size)
+    d = int(np.prod(shape))
+    X = np.stack([to_pattern(s.image, binary) for s in items]) if items else np.zeros((0, d))
+    fp = hashlib.sha1(X.tobytes() + str(shape).encode()).hexdigest()[:16]
+    return PatternSet(X, shape, [s.name for s in items], binary, fp)
+
+
+# ---------------------------------------------------------------- the query
+
+def query(ps: PatternSet) -> tuple[np.ndarray, str]:
+    """The corrupted query for the current settings, and a short key that identifies it."""
+    upload = st.session_state.get("q_upload")
+    if upload is not None:
+        clean = to_pattern(upload, ps.binary)
+        source = "upload/" + hashlib.sha1(upload.tobytes()).hexdigest()[:8]
+    else:
+        i = min(int(setting("q_index")), ps.N - 1)
+        clean = ps.X[i]
+        source = f"pattern/{i}"
+    kind, amount, seed = str(setting("q_corruption")), float(setting("q_amount")), int(setting("q_seed"))
+    q = images.corrupt(clean, ps.shape, kind, amount, rng=seed, binary=ps.binary)
+    if not ps.binary:
+        q = q.astype(ps.X.dtype)
+    return q, f"{source}|{kind}|{amount}|{seed}|{ps.fingerprint}"
+
+
+# ---------------------------------------------------------------- URL state
+
+def init_from_url() -> None:
+    """Once per session, before the widgets exist: seed settings from the query string."""
+    if st.session_state.get("_url_loaded"):
+        return
+    st.session_state._url_loaded = True
+    params = st.query_params
+    for key, (default, cast) in URL_SETTINGS.items():
+        if key in params:
+            try:
+                st.session_state[key] = cast(params[key])
+            except ValueError:
+                pass  # a mangled link falls back to the default
+    if "presets" in params:
+        st.session_state.store = []
+        for key in params["presets"].split(","):
+            if key:
+                add_preset(key)
+    if params.get("presenter") in ("1", "true"):
+        st.session_state.presenter = True
+
+
+def url_value(key: str, default, cast=float):
+    """A page widget's starting value: from the URL when the link carries it."""
+    raw = st.query_params.get(key)
+    if raw is None:
+        return default
+    try:
+        return cast(raw)
+    except ValueError:
+        return default
+
+
+def publish_url(page_settings: dict | None = None) -> None:
+    """Write the settings that define the current demo into the query string."""
+    values = {key: setting(key) for key in URL_SETTINGS}
+    values["colour"] = int(bool(values["colour"]))
+    presets = [s.key for s in store() if not s.key.startswith("upload/")]
+    values["presets"] = ",".join(presets)
+    if st.session_state.get("presenter"):
+        values["presenter"] = 1
+    values.update(page_settings or {})
+    wanted = {k: str(v) for k, v in values.items()}
+    if dict(st.query_params) != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def presenter() -> bool:
+    return bool(st.session_state.get("presenter", False))
+
+
+# ---------------------------------------------------------------- cached runs
+
+def build_model(kind: str, X: np.ndarray, cfg: dict):
+    from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
+
+    if kind == "classical":
+        return ClassicalHopfield(X, learning_rule=cfg.get("learning_rule", "hebbian"))
+    if kind == "dense":
+        return DenseAssociativeMemory(X, interaction=cfg.get("interaction", "polynomial"),
+                                      degree=cfg.get("degree", 3), beta=cfg.get("beta", 1.0),
+                                      rectified=cfg.get("rectified", False))
+    if kind == "modern":
+        return ModernHopfield(X, beta=cfg.get("beta", 1.0))
+    raise ValueError(f"unknown model {kind!r}")
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _cached_run(kind: str, cfg: tuple, fingerprint: str, query_key: str, run_kwargs: tuple,
+                _X: np.ndarray, _q: np.ndarray):
+    """Keyed by small values only: the arrays (leading underscore) are not hashed."""
+    model = build_model(kind, _X, dict(cfg))
+    return model.run(_q, **dict(run_kwargs))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
+    """A model shared read-only by the reruns that need its weights (never mutated)."""
+    return build_model(kind, _X, dict(cfg))
+
+
+def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, query_key: str, **run_kwargs):
+    """model.run(q, **run_kwargs), cached per (model, settings, patterns, query)."""
+    return _cached_run(kind, tuple(sorted(cfg.items())), ps.fingerprint, query_key,
+                       tuple(sorted(run_kwargs.items())), ps.X, q)
