@@ -8,6 +8,12 @@ st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", la
 pages = [
     st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("app_pages/classical.py", title="Classical network (1982)", icon=":material/grid_on:"),
+    st.Page("app_pages/dense.py", title="Dense associative memory", icon=":material/blur_on:"),
+    st.Page("app_pages/modern.py", title="Modern network & metastable states",
+            icon=":material/scatter_plot:"),
+    st.Page("app_pages/landscape.py", title="Energy landscape", icon=":material/landscape:"),
+    st.Page("app_pages/side_by_side.py", title="Side by side", icon=":material/view_column:"),
+    st.Page("app_pages/attention.py", title="The attention limit", icon=":material/hub:"),
 ]
 page = st.navigation(pages)
 state.init_from_url()

@@ -38,10 +38,10 @@ def _store_panel() -> None:
     items = state.store()
     st.subheader(f"Pattern store ({len(items)}/{state.MAX_PATTERNS})")
     groups = preset_groups()
-    c1, c2 = st.columns([1, 2])
-    group = c1.selectbox("Presets", list(groups), key="preset_group")
-    names = c2.multiselect("Choose", groups[group], key="preset_names",
-                           placeholder="pick some", label_visibility="visible")
+    group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
+                                 required=True)
+    names = st.multiselect(f"Choose {group}", groups[group], key="preset_names",
+                           placeholder=f"pick {group} to store")
     b1, b2 = st.columns(2)
     b1.button("Add", key="add_presets", disabled=not names, width="stretch",
               on_click=_add_presets, args=(group, names))

@@ -44,7 +44,7 @@ def test_sync_updates_show_a_two_cycle():
 
 def test_adding_presets_removing_and_clearing():
     at = open_app("classical")
-    at.selectbox(key="preset_group").select("digits").run()
+    at.segmented_control(key="preset_group").set_value("digits").run()
     at.multiselect(key="preset_names").select("1").select("7").run()
     at.button(key="add_presets").click().run()
     assert "Pattern store (5/40)" in [h.value for h in at.sidebar.subheader]

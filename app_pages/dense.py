@@ -1,0 +1,4 @@
+"""Work in progress (filled in this session)."""
+import streamlit as st
+
+st.title("dense")

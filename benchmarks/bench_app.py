@@ -1,0 +1,126 @@
+"""Server-side speed of the app and its cold start, each beside a peer measured in the same run.
+
+    python benchmarks/bench_app.py
+
+1. A rerun of each page, and one Step click on each page that has a player: the median
+   of repeated runs in Streamlit's AppTest (the script's server-side time), beside the
+   rerun of a bare page (a title and a line of text) measured the same way.
+   Goal: every interaction under 100 ms.
+2. Cold start: from `streamlit run app.py` to the first painted page (the h1 visible) in
+   headless Chromium, beside the same for a bare one-line app. Goal: under 5 s.
+"""
+from __future__ import annotations
+
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PAGES = ["home", "classical", "dense", "modern", "landscape", "side_by_side", "attention"]
+BARE_APP = "import streamlit as st\nst.title('bare')\nst.write('hello')\n"
+REPEAT = 9
+
+
+def _median_run(at, action=None) -> float:
+    times = []
+    for _ in range(REPEAT):
+        t0 = time.perf_counter()
+        (action(at) if action else at).run()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def rerun_table() -> list[tuple]:
+    from streamlit.testing.v1 import AppTest
+
+    bare = AppTest.from_string(BARE_APP, default_timeout=60).run()
+    t_bare = _median_run(bare)
+    rows = []
+    for page in PAGES:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+        if page != "home":
+            at.switch_page(f"app_pages/{page}.py").run()
+        at.run()  # warm the caches as a student's first look does
+        t_rerun = _median_run(at)
+        rows.append((f"{page}: rerun", t_rerun, t_bare))
+        key = f"{page}_step"
+        if any(getattr(b, "key", None) == key for b in at.button):
+            def step(a, key=key, reset=f"{page}_reset"):
+                a.button(key=reset).click().run()
+                return a.button(key=key).click()
+            t_step = _median_run(at, step)
+            rows.append((f"{page}: Step click", t_step, t_bare))
+        if at.exception:
+            raise RuntimeError(f"{page} raised {at.exception}")
+    return rows
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cold_start(script: Path, cwd: Path) -> float:
+    """Seconds from launching `streamlit run` to the page's h1 painted in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script),
+                             "--server.headless", "true", "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false"], cwd=cwd,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        while True:
+            try:
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            pg = b.new_page()
+            pg.goto(url)
+            pg.wait_for_selector("h1", timeout=60_000)
+            elapsed = time.perf_counter() - t0
+            b.close()
+        return elapsed
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def main() -> None:
+    print("## Server-side time of one interaction (median of", REPEAT, "runs, AppTest)\n")
+    print("| interaction | ours (ms) | bare page (ms) | ratio | goal |")
+    print("| --- | --- | --- | --- | --- |")
+    for what, t, peer in rerun_table():
+        flag = "ok" if t < 0.1 else "SLOW"
+        print(f"| {what} | {t * 1e3:.1f} | {peer * 1e3:.1f} | {t / peer:.1f} | < 100 ms: {flag} |")
+    if not Path("/usr/bin/chromium").exists():
+        print("\n(no /usr/bin/chromium: cold start not measured)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        bare = Path(tmp) / "bare.py"
+        bare.write_text(BARE_APP)
+        t_bare = statistics.median(cold_start(bare, Path(tmp)) for _ in range(3))
+    t_app = statistics.median(cold_start(ROOT / "app.py", ROOT) for _ in range(3))
+    print("\n## Cold start: `streamlit run` to the first painted page in Chromium (median of 3)\n")
+    print("| app | seconds | bare app (s) | ratio | goal |")
+    print("| --- | --- | --- | --- | --- |")
+    print(f"| app.py | {t_app:.2f} | {t_bare:.2f} | {t_app / t_bare:.2f} | < 5 s: "
+          f"{'ok' if t_app < 5 else 'SLOW'} |")
+
+
+if __name__ == "__main__":
+    main()

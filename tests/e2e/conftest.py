@@ -1,0 +1,117 @@
+"""A real browser on the real app: `streamlit run` on a free loopback port, Debian's Chromium
+driven by Playwright. Screenshots land in artifacts/e2e/ (look at them)."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "e2e"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError("streamlit did not become healthy in time")
+
+
+@pytest.fixture(scope="session")
+def server():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install it with `apt-get install -y chromium`")
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / "server.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh browser session (its own Streamlit session) on the app's home page."""
+    context = browser.new_context(viewport={"width": 1500, "height": 2000})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    pg.goto(server + "/")
+    wait_idle(pg)
+    yield pg
+    context.close()
+
+
+def wait_idle(pg, settle_ms: int = 400) -> None:
+    """Wait until the app has rendered and stopped running."""
+    pg.wait_for_selector('[data-testid="stApp"]')
+    pg.wait_for_selector('[data-testid="stMainBlockContainer"] h1')
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if pg.locator('[data-testid="stStatusWidget"]').count() == 0:
+            pg.wait_for_timeout(settle_ms)
+            if pg.locator('[data-testid="stStatusWidget"]').count() == 0:
+                return
+        pg.wait_for_timeout(100)
+
+
+def goto(pg, server: str, path: str) -> None:
+    pg.goto(f"{server}/{path}")
+    wait_idle(pg)
+
+
+def shot(pg, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def assert_healthy(pg) -> None:
+    """No exception box, no Streamlit error about the script."""
+    assert pg.locator('[data-testid="stException"]').count() == 0, \
+        pg.locator('[data-testid="stException"]').first.inner_text()

@@ -1,0 +1,61 @@
+"""One scenario per page in real Chromium, with screenshots in artifacts/e2e/."""
+import re
+
+import pytest
+from conftest import assert_healthy, goto, shot, wait_idle
+
+from tests.badfiles import encode, photo
+
+
+def sidebar_store_count(pg) -> str:
+    return pg.locator('[data-testid="stSidebar"]').get_by_text(re.compile(r"Pattern store \(\d+/40\)")).inner_text()
+
+
+def test_home(page):
+    assert page.locator("h1").first.inner_text() == "Hopfield energy landscapes"
+    assert sidebar_store_count(page) == "Pattern store (3/40)"
+    assert_healthy(page)
+    shot(page, "home")
+
+
+def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
+    goto(page, server, "classical")
+    assert "classical Hopfield network" in page.locator("h1").first.inner_text()
+    good = tmp_path / "holiday.png"
+    good.write_bytes(encode(photo(), "PNG"))
+    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(good))
+    page.wait_for_function(
+        "() => document.body.innerText.includes('Pattern store (4/40)')", timeout=30_000)
+    bad = tmp_path / "report.png"
+    bad.write_bytes(b"%PDF-1.4 not really an image")
+    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(bad))
+    page.wait_for_function("() => document.body.innerText.includes('This file is a PDF document')")
+    assert sidebar_store_count(page) == "Pattern store (4/40)"
+    page.get_by_role("button", name=re.compile("^(step )?Step$", re.I)).first.click()
+    page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
+    wait_idle(page)
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 3
+    assert_healthy(page)
+    shot(page, "classical")
+
+
+@pytest.mark.parametrize("path", ["dense", "modern", "landscape", "side_by_side", "attention"])
+def test_every_other_page_renders_its_charts(page, server, path):
+    goto(page, server, path)
+    assert_healthy(page)
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 1
+    step = page.get_by_role("button", name=re.compile("^(step )?Step$", re.I))
+    if step.count():
+        step.first.click()
+        page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
+        wait_idle(page)
+        assert_healthy(page)
+    shot(page, path)
+
+
+def test_presenter_mode_hides_the_controls(page, server):
+    goto(page, server, "classical?presenter=1")
+    assert page.locator('[data-testid="stSidebar"]').is_hidden()
+    assert page.locator('[class*="st-key-controls"]').first.is_hidden()
+    assert page.get_by_role("button", name=re.compile("Step")).first.is_visible()
+    shot(page, "classical_presenter")

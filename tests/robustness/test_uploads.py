@@ -1,0 +1,71 @@
+"""Bad uploads through the real uploader widget: a clear message, the store intact."""
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import APP, TIMEOUT
+from tests.badfiles import bad_uploads, encode, photo
+
+
+def store_header(at) -> str:
+    return next(h.value for h in at.sidebar.subheader if h.value.startswith("Pattern store"))
+
+
+@pytest.fixture
+def at():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    at.switch_page("app_pages/classical.py").run()
+    return at
+
+
+@pytest.mark.parametrize("name, data, message", bad_uploads(), ids=[c[0] for c in bad_uploads()])
+def test_each_bad_upload_is_explained_and_nothing_is_lost(at, name, data, message):
+    before = at.metric[0].value
+    at.file_uploader(key="uploader").set_value((name, data, "image/png")).run()
+    assert not at.exception
+    errors = [e.value for e in at.sidebar.error]
+    assert errors and errors[0].startswith(f"{name}: ")
+    import re
+    assert re.search(message, errors[0])
+    assert store_header(at) == "Pattern store (3/40)"
+    assert at.metric[0].value == before  # the page still runs on the stored patterns
+
+
+def test_good_and_bad_files_together(at):
+    good = encode(photo(), "PNG")
+    at.file_uploader(key="uploader").set_value([
+        ("holiday.png", good, "image/png"), ("notes.png", b"%PDF-1.4 ...", "image/png"),
+    ]).run()
+    assert store_header(at) == "Pattern store (4/40)"
+    assert [e.value.split(":")[0] for e in at.sidebar.error] == ["notes.png"]
+    # the same upload is not added twice on the next rerun
+    at.run()
+    assert store_header(at) == "Pattern store (4/40)"
+
+
+def test_the_store_cap_is_reported(at):
+    at.segmented_control(key="preset_group").set_value("letters").run()
+    at.multiselect(key="preset_names").set_value(list("ABCDEFGIJKLMNPQRSTUVWYZ")).run()
+    at.button(key="add_presets").click().run()
+    at.segmented_control(key="preset_group").set_value("digits").run()
+    at.multiselect(key="preset_names").set_value(list("0123456789")).run()
+    at.button(key="add_presets").click().run()
+    at.segmented_control(key="preset_group").set_value("shapes").run()
+    at.multiselect(key="preset_names").set_value(["circle", "square", "ring"]).run()
+    at.button(key="add_presets").click().run()
+    assert store_header(at) == "Pattern store (39/40)"
+    at.segmented_control(key="preset_group").set_value("photos").run()
+    at.multiselect(key="preset_names").set_value(["astronaut", "cat", "coffee", "coins", "horse",
+                                                  "rocket"]).run()
+    at.button(key="add_presets").click().run()
+    assert store_header(at) == "Pattern store (40/40)"
+    assert any("The store is full (40 patterns)" in w.value for w in at.sidebar.warning)
+    assert not at.exception
+
+
+def test_a_bad_query_upload_keeps_the_stored_query(at):
+    at.file_uploader(key="q_uploader").set_value(("q.png", b"", "image/png")).run()
+    assert any("q.png: The file is empty" in e.value for e in at.sidebar.error)
+    assert not at.exception
+    good = encode(photo(), "PNG")
+    at.file_uploader(key="q_uploader").set_value(("q.png", good, "image/png")).run()
+    assert not at.sidebar.error and not at.exception
