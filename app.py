@@ -14,6 +14,8 @@ pages = [
     st.Page("app_pages/landscape.py", title="Energy landscape", icon=":material/landscape:"),
     st.Page("app_pages/side_by_side.py", title="Side by side", icon=":material/view_column:"),
     st.Page("app_pages/attention.py", title="The attention limit", icon=":material/hub:"),
+    st.Page("app_pages/energy_transformer.py", title="Energy Transformer",
+            icon=":material/auto_fix_high:"),
 ]
 page = st.navigation(pages)
 state.init_from_url()

@@ -4,6 +4,7 @@ import streamlit as st
 from ui import dynamics_view, figures, state, widgets
 
 PAGE = "classical"
+W_SHOWN = 256  # a larger heatmap is too big to send to the browser on every rerun
 
 
 def main() -> None:
@@ -64,10 +65,11 @@ def main() -> None:
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async" and temperature == 0),
                        rise_reason=reason)
 
-    with st.expander("The weight matrix W", expanded=False):
+    if st.toggle("Show the weight matrix W", key="cl_show_w"):
         model = state.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)
-        st.plotly_chart(figures.matrix_heatmap(model.weights, f"W ({ps.d} x {ps.d}, {rule})"),
-                        key="cl_weights")
+        n = min(ps.d, W_SHOWN)
+        title = f"W ({ps.d} x {ps.d}, {rule})" if n == ps.d else f"W, first {n} of {ps.d} neurons ({rule})"
+        st.plotly_chart(figures.matrix_heatmap(model.weights[:n, :n], title), key="cl_weights")
         st.caption("Red: neurons that tend to agree; blue: neurons that tend to disagree. "
                    "The diagonal is zero: no neuron votes for itself.")
     state.publish_url({"mode": mode, "T": temperature})

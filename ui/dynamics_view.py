@@ -22,17 +22,21 @@ def frames_of(traj, ps: PatternSet) -> np.ndarray:
     return np.stack([images.to_image(s, ps.shape, vmin, vmax) for s in traj.states])
 
 
+@st.cache_data(max_entries=128, show_spinner=False)
+def _analyse(run_key: str, fingerprint: str, _traj, _ps: PatternSet):
+    """Frames, overlaps, energy rises and verdict of a run, computed once per run."""
+    return (frames_of(_traj, _ps), analysis.overlaps(_traj.states, _ps.X),
+            analysis.energy_rises(_traj.energies), analysis.verdict(_traj, _ps.X, binary=_ps.binary))
+
+
 def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "") -> None:
     """The player and the figures for one precomputed trajectory.
 
     monotone: this rule guarantees that the energy never rises, so a rise is a bug
     to flag loudly; otherwise a rise is expected and explained with rise_reason.
     """
-    frames = frames_of(traj, ps)
-    m_all = analysis.overlaps(traj.states, ps.X)
-    rises = analysis.energy_rises(traj.energies)
-    final = analysis.verdict(traj, ps.X, binary=ps.binary)
     run_key = hashlib.sha1(traj.states.tobytes()).hexdigest()
+    frames, m_all, rises, final = _analyse(run_key, ps.fingerprint, traj, ps)
 
     def body():
         T = traj.steps
@@ -49,16 +53,16 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "")
                   delta_color="inverse")
         if t < T:
             st.info(f"Step {t} of {T}: keep stepping to see where the dynamics settle.",
-                    icon="⏳")
+                    icon=":material/hourglass_top:")
         else:
-            VERDICT_STYLE[final.kind](final.sentence(ps.names), icon="🎯")
+            VERDICT_STYLE[final.kind](final.sentence(ps.names), icon=":material/flag:")
         shown = [int(r) for r in rises if r <= t]
         if shown and monotone:
             st.error(f"The energy rose at step {', '.join(map(str, shown))}. This rule must "
-                     "never raise it: please report this as a bug.", icon="🚨")
+                     "never raise it: please report this as a bug.", icon=":material/bug_report:")
         elif shown:
             st.warning(f"The energy rose at step {', '.join(map(str, shown))}: {rise_reason}",
-                       icon="↗️")
+                       icon=":material/trending_up:")
         widgets.stop_if_done(page, t, T)
 
     widgets.animated(page, body)

@@ -18,12 +18,20 @@ from hopfield_core.presets import preset_groups, preset_image
 SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
 MAX_PATTERNS = 40       # the store's cap: beyond it the pages stop being instant
 DEFAULT_PRESETS = ("letters/H", "letters/O", "letters/X")
+SIZES = (8, 12, 16, 20, 24, 32)  # pixels a side; 32 in colour is d = 3072 neurons
 
 # settings that live in the URL, with their defaults and types
 URL_SETTINGS = {
     "size": (16, int), "colour": (False, lambda v: v in ("1", "true", "True")),
     "binarize": ("threshold", str), "q_index": (0, int), "q_corruption": ("flip", str),
     "q_amount": (0.2, float), "q_seed": (0, int),
+}
+
+
+VALID = {
+    "size": lambda v: v in SIZES, "binarize": lambda v: v in ("threshold", "dither"),
+    "q_index": lambda v: v >= 0, "q_corruption": lambda v: v in images.CORRUPTIONS,
+    "q_amount": lambda v: 0 <= v <= 1, "q_seed": lambda v: 0 <= v < 2 ** 31,
 }
 
 
@@ -157,6 +165,14 @@ def init_from_url() -> None:
                 st.session_state[key] = cast(params[key])
             except ValueError:
                 pass  # a mangled link falls back to the default
+    for key, ok in VALID.items():
+        if key in st.session_state and not ok(st.session_state[key]):
+            del st.session_state[key]  # out of range: the default it is
+    if "size" in params and "size" not in st.session_state:
+        try:
+            st.session_state.size = min(SIZES, key=lambda s: abs(s - int(params["size"])))
+        except ValueError:
+            pass
     if "presets" in params:
         st.session_state.store = []
         for key in params["presets"].split(","):

@@ -106,7 +106,7 @@ def _representation_panel() -> None:
     st.subheader("How images become patterns")
     for key in ("size", "colour", "binarize"):
         _default(key)
-    st.select_slider("Size (pixels a side)", options=[8, 12, 16, 20, 24, 32, 48], key="size")
+    st.select_slider("Size (pixels a side)", options=state.SIZES, key="size")
     c1, c2 = st.columns(2)
     c1.toggle("Colour", key="colour", help="One neuron per channel: d = 3 x size^2.")
     c2.radio("Binary by", ["threshold", "dither"], key="binarize", horizontal=True,
@@ -232,12 +232,14 @@ def stop_if_done(page: str, t: int, T: int) -> None:
 # ---------------------------------------------------------------- downloads
 
 def downloads(page: str, frames: np.ndarray, energies: np.ndarray, extra: dict | None = None) -> None:
-    """PNG of the last frame, GIF of the whole run, CSV of the energies."""
+    """PNG of the last frame, GIF of the whole run, CSV of the energies: each file is made
+    only when its button is clicked, so reruns do not pay for encoding."""
     c1, c2, c3 = st.columns(3)
-    c1.download_button("PNG of the final state", exports.png_bytes(frames[-1]),
-                       file_name=f"{page}_final.png", mime="image/png", key=f"{page}_png")
-    c2.download_button("GIF of the run", exports.gif_bytes(frames), file_name=f"{page}_run.gif",
-                       mime="image/gif", key=f"{page}_gif")
     cols = {"step": np.arange(len(energies)), "energy": energies, **(extra or {})}
-    c3.download_button("Energies as CSV", exports.csv_bytes(cols), file_name=f"{page}_energies.csv",
-                       mime="text/csv", key=f"{page}_csv")
+    c1.download_button("PNG of the final state", lambda: exports.png_bytes(frames[-1]),
+                       file_name=f"{page}_final.png", mime="image/png", key=f"{page}_png",
+                       on_click="ignore")
+    c2.download_button("GIF of the run", lambda: exports.gif_bytes(frames), file_name=f"{page}_run.gif",
+                       mime="image/gif", key=f"{page}_gif", on_click="ignore")
+    c3.download_button("Energies as CSV", lambda: exports.csv_bytes(cols), file_name=f"{page}_energies.csv",
+                       mime="text/csv", key=f"{page}_csv", on_click="ignore")

@@ -69,3 +69,16 @@ def test_a_bad_query_upload_keeps_the_stored_query(at):
     good = encode(photo(), "PNG")
     at.file_uploader(key="q_uploader").set_value(("q.png", good, "image/png")).run()
     assert not at.sidebar.error and not at.exception
+
+
+def test_a_mangled_link_falls_back_to_defaults():
+    from tests.app.conftest import open_app
+    at = open_app("classical", query={"size": "47", "q_corruption": "smudge", "q_amount": "7",
+                                      "q_seed": "-3", "binarize": "maybe", "presets": "letters/A,nope/x,,",
+                                      "mode": "sideways", "T": "hot", "colour": "1"})
+    assert not at.exception
+    assert at.select_slider(key="size").value == 32
+    assert at.selectbox(key="q_corruption").value == "flip"
+    assert at.slider(key="q_amount").value == 0.2
+    assert at.number_input(key="q_seed").value == 0
+    assert store_header(at) == "Pattern store (1/40)"

@@ -1,0 +1,91 @@
+"""Saving and loading the ET: safetensors only, the sha256 and every shape checked.
+
+assets/et/ holds model.safetensors, config.json (the ETConfig plus the weights' sha256)
+and MODEL_CARD.md. Nothing is ever unpickled.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import torch
+
+from .config import ETConfig
+from .model import EnergyTransformer
+
+ASSET_DIR = Path(__file__).resolve().parents[2] / "assets" / "et"
+WEIGHTS, CONFIG, CARD = "model.safetensors", "config.json", "MODEL_CARD.md"
+_PICKLE_MAGIC = (b"\x80", b"PK\x03\x04")  # a raw pickle, or torch.save's zip archive
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, damaged or not ours, with a sentence that says which."""
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def save(model: EnergyTransformer, directory: Path = ASSET_DIR, extra: dict | None = None) -> str:
+    """Write the weights and the config; returns the weights' sha256."""
+    from safetensors.torch import save_file
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()}
+    save_file(state, str(directory / WEIGHTS), metadata={"format": "pt"})
+    digest = sha256_file(directory / WEIGHTS)
+    config = {"config": asdict(model.cfg), "sha256": digest, **(extra or {})}
+    (directory / CONFIG).write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    return digest
+
+
+def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> EnergyTransformer:
+    """Load and verify a checkpoint; raises CheckpointError with a clear message."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    directory = Path(directory)
+    cfg_path, w_path = directory / CONFIG, directory / WEIGHTS
+    if not cfg_path.is_file() or not w_path.is_file():
+        raise CheckpointError(f"The Energy Transformer's weights are missing from {directory} "
+                              f"(need {WEIGHTS} and {CONFIG}). Retrain with "
+                              "`python -m hopfield_core.et.train`.")
+    try:
+        meta = json.loads(cfg_path.read_text())
+        cfg = ETConfig.from_dict(meta["config"])
+        expected = meta["sha256"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise CheckpointError(f"{CONFIG} is damaged or not an ET config ({e}).") from e
+    with open(w_path, "rb") as f:
+        head = f.read(4)
+    if head.startswith(_PICKLE_MAGIC):
+        raise CheckpointError(f"{WEIGHTS} looks like a pickle (torch.save) file. Only "
+                              "safetensors checkpoints are accepted: pickles can run code.")
+    actual = sha256_file(w_path)
+    if actual != expected:
+        raise CheckpointError(f"{WEIGHTS} does not match its recorded sha256 (expected "
+                              f"{expected[:12]}..., found {actual[:12]}...): the file is "
+                              "truncated, damaged or replaced.")
+    try:
+        state = load_file(str(w_path), device="cpu")
+    except (SafetensorError, OSError, ValueError) as e:
+        raise CheckpointError(f"{WEIGHTS} could not be read as safetensors ({e}).") from e
+    model = EnergyTransformer(cfg)
+    want = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    got = {k: tuple(v.shape) for k, v in state.items()}
+    if want != got:
+        missing = sorted(set(want) - set(got))
+        wrong = sorted(k for k in set(want) & set(got) if want[k] != got[k])
+        extra = sorted(set(got) - set(want))
+        raise CheckpointError(f"{WEIGHTS} does not fit the config: missing {missing}, "
+                              f"wrong shape {[(k, got[k], want[k]) for k in wrong]}, "
+                              f"unexpected {extra}.")
+    model.load_state_dict(state)
+    return model.to(device).eval().requires_grad_(False)

@@ -1,0 +1,82 @@
+"""The completion contract the app uses: load_pretrained(device) and model.complete(image, mask).
+
+# H, W image size, p patch size, T steps
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from . import checkpoint
+from .model import EnergyTransformer, patchify, unpatchify
+
+
+@dataclass(frozen=True)
+class Completion:
+    image: np.ndarray         # (H, W, 3) completed, visible patches exactly as given
+    frames: np.ndarray        # (T+1, H, W, 3) decoded image after each step, frame 0 first
+    energies: np.ndarray      # (T+1,) total energy after each step
+    energies_att: np.ndarray  # (T+1,) attention part
+    energies_hn: np.ndarray   # (T+1,) Hopfield part
+
+
+def available_devices() -> list[str]:
+    out = []
+    if torch.cuda.is_available():
+        out.append("cuda")
+    if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
+        out.append("mps")
+    return out + ["cpu"]
+
+
+class ETCompleter:
+    """A loaded ET, read-only: complete() never changes its weights."""
+
+    def __init__(self, model: EnergyTransformer, device: torch.device):
+        self.model = model.to(device).eval().requires_grad_(False)
+        self.device = device
+        cfg = model.cfg
+        self.cfg = cfg
+        self.image_size = (cfg.image_size, cfg.image_size)
+        self.patch_size = cfg.patch_size
+
+    @torch.no_grad()
+    def complete(self, image: np.ndarray, mask: np.ndarray, steps: int | None = None) -> Completion:
+        cfg = self.cfg
+        img = np.asarray(image, dtype=np.float32)
+        m = np.asarray(mask, dtype=bool)
+        if img.shape != (*self.image_size, 3):
+            raise ValueError(f"image must be {self.image_size[0]} x {self.image_size[1]} x 3, got {img.shape}")
+        if m.shape != (cfg.grid, cfg.grid):
+            raise ValueError(f"mask must be {cfg.grid} x {cfg.grid} patches, got {m.shape}")
+        if steps is not None and not 0 <= steps <= 100:
+            raise ValueError(f"steps must be between 0 and 100, got {steps}")
+        x_img = torch.from_numpy(np.clip(img, 0, 1))[None].to(self.device)  # (1, H, W, 3)
+        mk = torch.from_numpy(m.reshape(1, -1)).to(self.device)  # (1, N)
+        P = patchify(x_img, cfg.patch_size)  # (1, N, P)
+        x0 = self.model.tokens(P, mk)
+        _, xs, e_att, e_hn = self.model.evolve(x0, steps=steps, record=True)
+        X = torch.cat(xs)  # (T+1, N, D)
+        dec = self.model.decode(X).clamp(0, 1)  # (T+1, N, P)
+        dec = torch.where(mk[..., None], dec, P)  # visible patches kept exactly
+        frames = unpatchify(dec, cfg.patch_size, cfg.grid).cpu().numpy()  # (T+1, H, W, 3)
+        ea = e_att[:, 0].double().cpu().numpy()
+        eh = e_hn[:, 0].double().cpu().numpy()
+        return Completion(image=frames[-1].copy(), frames=frames, energies=ea + eh,
+                          energies_att=ea, energies_hn=eh)
+
+
+def pick_device(device: str | torch.device | None = None) -> torch.device:
+    if device is not None:
+        return torch.device(device)
+    return torch.device(available_devices()[0])
+
+
+def load_pretrained(device: str | torch.device | None = None,
+                    directory: Path = checkpoint.ASSET_DIR) -> ETCompleter:
+    """The shipped ET on CUDA, else Apple MPS, else CPU (or the device named)."""
+    dev = pick_device(device)
+    return ETCompleter(checkpoint.load(directory, device="cpu"), dev)

@@ -1,0 +1,43 @@
+"""The Energy Transformer's configuration: one dataclass, saved beside the weights."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+
+
+@dataclass(frozen=True)
+class ETConfig:
+    image_size: int = 32      # H = W, pixels
+    patch_size: int = 4       # p: the mask grid is (H // p, W // p)
+    channels: int = 3
+    dim: int = 128            # D, token features
+    heads: int = 4            # H, attention heads
+    head_dim: int = 32        # Y, key/query size per head
+    memories: int = 512       # K, Hopfield memories
+    steps: int = 12           # T, energy-descent steps
+    alpha: float = 0.1        # step size of x <- x - alpha dE/dg
+    eps: float = 1e-5         # energy layer norm epsilon
+    attend_to_self: bool = False  # False: sum over keys B != C, as in the paper
+
+    @property
+    def grid(self) -> int:
+        return self.image_size // self.patch_size
+
+    @property
+    def n_patches(self) -> int:
+        return self.grid ** 2
+
+    @property
+    def patch_dim(self) -> int:
+        return self.patch_size ** 2 * self.channels
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ETConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown config fields {sorted(unknown)}")
+        return cls(**d)
