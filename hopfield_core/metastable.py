@@ -72,7 +72,8 @@ def beta_sweep(patterns, query, betas, max_steps: int = 100, tol: float = 1e-6,
         raise ValueError("betas must be a non-empty 1-D sequence")
     finals, weights, energies, steps, conv = [], [], [], [], []
     for b in betas:
-        traj = ModernHopfield(patterns, float(b)).run(query, max_steps=max_steps, tol=tol, gamma=gamma)
+        model = ModernHopfield(patterns, float(b))
+        traj = model.run(query, max_steps=max_steps, tol=tol, gamma=gamma)
         finals.append(traj.final)
         weights.append(traj.weights[-1])
         energies.append(traj.energies[-1])
@@ -126,30 +127,39 @@ def bound_value(beta, N: int, M: float):
     return 2.0 / (b * N) + np.log(2.0 * (N - 1) * N * b * M ** 2) / b
 
 
+def retrieval_radius(beta: float, N: int, M: float) -> float:
+    """Radius 1/(beta N M) of the sphere around x_i that Theorem 4 retrieves into."""
+    return math.inf if not (beta > 0 and N > 0 and M > 0) else 1.0 / (beta * N * M)
+
+
 def bound_beta(separation, N: int, M: float) -> np.ndarray:
     """For each separation Delta_i: the smallest beta from which Delta_i >= bound(beta)
     holds for every larger beta. inf when Delta_i <= 0 (no beta separates a pattern from
     a copy), 0 when N == 1 (nothing to be separated from).
 
-    The bound falls strictly for beta > e / c, c = 2 (N-1) N M^2, and exceeds 2 M^2 >= Delta
-    at beta <= e / c, so the answer is the one root of bound(beta) = Delta beyond e / c,
+    With c = 2 (N-1) N M^2 the bound is (2/N + log(c beta)) / beta: it rises up to
+    beta_0 = e^(1 - 2/N) / c, where it equals c e^(2/N - 1) >= 4 M^2 > 2 M^2 >= Delta,
+    then falls to 0. (At tiny beta it turns negative and holds again, but there the
+    sphere of radius 1/(beta N M) it promises holds every pattern: an empty promise.)
+    So the answer is the one root of bound(beta) = Delta beyond e / c >= beta_0,
     found by bisection on log beta.
     """
     sep = np.atleast_1d(np.asarray(separation, dtype=np.float64))
     if N < 2:
         return np.zeros_like(sep)
-    c = 2.0 * (N - 1) * N * M ** 2
     out = np.full(sep.shape, np.inf)
+    if not M > 0:  # every pattern is zero: Delta = 0 everywhere
+        return out
+    c = 2.0 * (N - 1) * N * M ** 2
     lo0 = math.log(math.e / c)
     for i, delta in enumerate(sep):
         if not delta > 0:
             continue
-        if bound_value(math.exp(lo0), N, M) <= delta:  # cannot happen for Delta <= 2 M^2
-            out[i] = math.exp(lo0)
-            continue
         lo, hi = lo0, lo0 + 1.0
-        while bound_value(math.exp(hi), N, M) > delta:
+        while hi <= 700.0 and bound_value(math.exp(hi), N, M) > delta:
             lo, hi = hi, hi + 2.0 * (hi - lo0)
+        if hi > 700.0:  # beta beyond ~1e304: no float beta satisfies it
+            continue
         for _ in range(200):
             mid = 0.5 * (lo + hi)
             if bound_value(math.exp(mid), N, M) > delta:

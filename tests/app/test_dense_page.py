@@ -1,0 +1,229 @@
+"""The dense page: true energies, degree 2 = classical, the demo, URL state, extreme beta."""
+import math
+
+import numpy as np
+from conftest import open_app
+
+from hopfield_core import ClassicalHopfield, DenseAssociativeMemory
+from hopfield_core.analysis import verdict
+from hopfield_core.images import corrupt, resize, to_bipolar
+from hopfield_core.presets import preset_image
+
+DEMO = "HOPFIELDKX"
+DEMO_URL = {"presets": ",".join(f"letters/{c}" for c in DEMO), "size": "8"}
+
+
+def energy_shown(at) -> float:
+    (m,) = [m for m in at.metric if m.label == "Energy"]
+    return float(m.value)
+
+
+def shown(elements) -> list[str]:
+    return [e.value for e in elements]
+
+
+def store_and_query(letters, q_index=0, amount=0.2, seed=0, size=16, kind="flip"):
+    X = np.stack([to_bipolar(resize(preset_image("letters", c, 64), (size, size)))
+                  for c in letters])
+    q = corrupt(X[q_index], (size, size), kind, amount, rng=seed)
+    return X, q
+
+
+def run_dense(X, q, mode="async", seed=0, steps=30, **cfg):
+    return DenseAssociativeMemory(X, **cfg).run(q, mode=mode, rng=seed, max_steps=steps)
+
+
+def run_classical(X, q, mode="async", seed=0, steps=30):
+    return ClassicalHopfield(X).run(q, mode=mode, rng=seed, max_steps=steps)
+
+
+def fmt(e: float) -> float:
+    return float(f"{e:.6g}")
+
+
+def test_default_store_step_and_run_show_the_true_energies():
+    at = open_app("dense")
+    info = " ".join(shown(at.info))
+    for part in ("positive rescaling", "changes no update", "$[-N, 0]$ for any $d$"):
+        assert part in info  # the exponential's rescaling is said on screen
+    X, q = store_and_query("HOX")
+    ref = run_dense(X, q, degree=3)
+    assert ref.steps >= 2
+    assert energy_shown(at) == fmt(ref.energies[0])
+    at.button(key="dense_step").click().run()
+    assert energy_shown(at) == fmt(ref.energies[1])
+    at.button(key="dense_run_all").click().run()
+    assert energy_shown(at) == fmt(ref.energies[-1])
+    assert "Retrieved pattern H." in shown(at.success)
+    assert "Dense: Retrieved pattern H." in shown(at.success)
+    at.button(key="dense_reset").click().run()
+    assert energy_shown(at) == fmt(ref.energies[0])
+    # other models on the same store and query
+    at.slider(key="dn_degree").set_value(6).run()
+    at.button(key="dense_run_all").click().run()
+    assert energy_shown(at) == fmt(run_dense(X, q, degree=6).energies[-1])
+    at.radio(key="dn_interaction").set_value("exponential").run()
+    at.select_slider(key="dn_beta").set_value(0.2).run()
+    # the same states as before (query, H, H): the player keeps its cursor, so rewind first
+    at.button(key="dense_reset").click().run()
+    at.button(key="dense_step").click().run()
+    assert energy_shown(at) == fmt(run_dense(X, q, interaction="exponential", beta=0.2).energies[1])
+    assert not at.exception
+
+
+def test_degree_two_runs_exactly_like_the_classical_network():
+    # query I of the demo store, seed 1: the classical network ends in a mixture state when
+    # updated async and retrieves I when updated sync, so each mode must be the page's own
+    query = {**DEMO_URL, "n": "2", "q_index": "4", "q_amount": "0.2", "q_seed": "1"}
+    finals = []
+    for mode in ("async", "sync"):
+        at = open_app("dense", query={**query, "mode": mode})
+        assert at.slider(key="dn_degree").value == 2
+        X, q = store_and_query(DEMO, q_index=4, amount=0.2, seed=1, size=8)
+        dense = run_dense(X, q, mode, seed=1, degree=2)
+        classical = run_classical(X, q, mode, seed=1)
+        finals.append(classical.final)
+        # the oracle: same states, energies related by E_dense = 2 d E_classical - N d
+        np.testing.assert_array_equal(dense.states, classical.states)
+        N, d = X.shape
+        np.testing.assert_allclose(dense.energies, 2 * d * classical.energies - N * d, rtol=1e-12)
+        at.button(key="dense_run_all").click().run()
+        assert energy_shown(at) == fmt(dense.energies[-1])
+        sentence = verdict(classical, X, binary=True).sentence(list(DEMO))
+        texts = shown(at.success) + shown(at.warning) + shown(at.info) + shown(at.error)
+        assert f"Classical: {sentence}" in texts and f"Dense: {sentence}" in texts
+        assert any("differ in **0 of 64** neurons" in m for m in shown(at.markdown))
+        captions = shown(at.caption)
+        for run in (classical, dense):  # both panels show their own run of the same query
+            assert f"after {run.steps} steps, final energy {run.energies[-1]:.6g}" in captions
+        assert any("Degree 2 is the classical network" in i for i in shown(at.info))
+        assert not at.exception
+    assert not np.array_equal(*finals)
+
+
+def test_demo_button_classical_fails_dense_retrieves():
+    at = open_app("dense")
+    at.slider(key="dn_degree").set_value(2).run()
+    at.radio(key="dn_mode").set_value("sync").run()
+    at.button(key="dn_demo").click().run()
+    assert not at.exception
+    assert "Pattern store (10/40)" in shown(at.sidebar.subheader)
+    assert at.select_slider(key="size").value == 8
+    assert at.slider(key="dn_degree").value == 3 and at.radio(key="dn_mode").value == "async"
+
+    X, q = store_and_query(DEMO, size=8)
+    N, d = X.shape
+    assert N > 0.138 * d  # beyond the classical capacity, as the page says
+    cl = verdict(run_classical(X, q), X, binary=True)
+    dn = verdict(run_dense(X, q, degree=3), X, binary=True)
+    assert not (cl.kind == "retrieved" and cl.pattern == 0)
+    assert dn.kind == "retrieved" and dn.pattern == 0
+    assert f"Classical: {cl.sentence(list(DEMO))}" in shown(at.warning)
+    assert "Dense: Retrieved pattern H." in shown(at.success)
+    ref_cl = run_classical(X, q)
+    assert (f"after {ref_cl.steps} steps, final energy {ref_cl.energies[-1]:.6g}"
+            in shown(at.caption))
+    assert any("differ in **0 of 64**" not in m and "differ in" in m for m in shown(at.markdown))
+    assert [m.value for m in at.metric if m.label == "Stored patterns N"] == ["10"]
+    assert [m.value for m in at.metric if m.label == "Classical capacity 0.14 d"] == ["8.8"]
+    no_errors = 64 ** 2 / (2 * 3 * math.log(64))  # d^(n-1) / (2 (2n-3)!! ln d), n = 3
+    assert [m.value for m in at.metric
+            if m.label == "Capacity of degree 3 (no errors)"] == [f"{no_errors:,.0f}"]
+
+    # "Try this" 1: degree 10 still retrieves, degree 2 fails like the classical net
+    at.slider(key="dn_degree").set_value(10).run()
+    assert "Dense: Retrieved pattern H." in shown(at.success)
+    at.slider(key="dn_degree").set_value(2).run()
+    assert f"Dense: {cl.sentence(list(DEMO))}" in shown(at.warning)
+
+    # "Try this" 2: beta = 0.01 ends in a spurious state, beta = 0.1 retrieves H
+    at.radio(key="dn_interaction").set_value("exponential").run()
+    at.select_slider(key="dn_beta").set_value(0.01).run()
+    ref = verdict(run_dense(X, q, interaction="exponential", beta=0.01), X, binary=True)
+    assert ref.kind == "spurious"
+    assert f"Dense: {ref.sentence(list(DEMO))}" in shown(at.warning)
+    at.select_slider(key="dn_beta").set_value(0.1).run()
+    assert "Dense: Retrieved pattern H." in shown(at.success)
+
+    # "Try this" 3: query F, 30 % flipped, sync, n = 8: a 2-cycle with a rising energy
+    at.radio(key="dn_interaction").set_value("polynomial").run()
+    at.slider(key="dn_degree").set_value(8).run()
+    at.selectbox(key="q_index").set_value(3).run()
+    at.slider(key="q_amount").set_value(0.3).run()
+    at.radio(key="dn_mode").set_value("sync").run()
+    X, q = store_and_query(DEMO, q_index=3, amount=0.3, size=8)
+    ref = run_dense(X, q, "sync", degree=8)
+    assert ref.cycle == 2
+    at.button(key="dense_run_all").click().run()
+    assert energy_shown(at) == fmt(ref.energies[-1])
+    assert any("period 2" in e for e in shown(at.error))
+    assert any("The energy rose at step 3" in w for w in shown(at.warning))
+    assert not any("report this as a bug" in e for e in shown(at.error))
+    at.radio(key="dn_mode").set_value("async").run()
+    at.button(key="dense_run_all").click().run()
+    assert "Retrieved pattern F." in shown(at.success)
+    assert not at.exception
+
+
+def test_url_params_seed_the_widgets_and_are_published():
+    at = open_app("dense", query={"interaction": "exponential", "beta": "0.2", "mode": "sync",
+                                  "n": "7", "rect": "1", "steps": "50"})
+    assert at.radio(key="dn_interaction").value == "exponential"
+    assert at.select_slider(key="dn_beta").value == 0.2
+    assert at.radio(key="dn_mode").value == "sync"
+    assert at.slider(key="dn_degree").value == 7
+    assert at.toggle(key="dn_rectified").value is True
+    assert at.number_input(key="dn_steps").value == 50
+    assert not at.warning and not at.exception
+    qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert qp["interaction"] == "exponential" and qp["mode"] == "sync"
+    assert qp["n"] == "7" and qp["rect"] == "1" and qp["steps"] == "50"
+    assert float(qp["beta"]) == 0.2
+
+
+def test_bad_url_values_give_warnings_not_tracebacks():
+    at = open_app("dense", query={"interaction": "cubic", "n": "15", "beta": "-1",
+                                  "mode": "sideways", "rect": "maybe", "steps": "abc"})
+    assert not at.exception
+    assert at.radio(key="dn_interaction").value == "polynomial"
+    assert at.slider(key="dn_degree").value == 10
+    assert at.select_slider(key="dn_beta").value == 1.0
+    assert at.radio(key="dn_mode").value == "async"
+    assert at.number_input(key="dn_steps").value == 30
+    warnings = " ".join(shown(at.warning))
+    for part in ("'cubic'", "n = 15", "'-1'", "'sideways'", "'maybe'", "'abc'"):
+        assert part in warnings
+    at = open_app("dense", query={"beta": "3", "n": "x"})
+    assert at.select_slider(key="dn_beta").value == 2.0
+    assert at.slider(key="dn_degree").value == 3
+    assert any("shown as 2" in w for w in shown(at.warning))
+
+
+def test_exponential_at_a_large_beta_stays_finite():
+    at = open_app("dense")
+    at.radio(key="dn_interaction").set_value("exponential").run()
+    at.select_slider(key="dn_beta").set_value(100.0).run()
+    X, q = store_and_query("HOX")
+    ref = run_dense(X, q, interaction="exponential", beta=100.0)
+    assert np.all(np.isfinite(ref.energies))
+    for key in ("dense_step", "dense_run_all"):
+        at.button(key=key).click().run()
+        assert not at.exception and not at.error
+        assert math.isfinite(energy_shown(at))
+    assert energy_shown(at) == fmt(ref.energies[-1]) == -1.0
+    assert "Dense: Retrieved pattern H." in shown(at.success)
+    assert all("nan" not in m.value.lower() for m in at.metric)
+    assert any("An energy of 0 is no bug" in c for c in shown(at.caption))
+    at.radio(key="dn_mode").set_value("sync").run()
+    at.button(key="dense_reset").click().run()
+    at.button(key="dense_run_all").click().run()
+    assert not at.exception and not at.error
+    assert energy_shown(at) == fmt(run_dense(X, q, "sync", interaction="exponential",
+                                             beta=100.0).energies[-1])
+
+
+def test_empty_store_asks_for_patterns():
+    at = open_app("dense")
+    at.button(key="clear_store").click().run()
+    assert any("Store at least one pattern" in i for i in shown(at.info))
+    assert not at.exception

@@ -1,0 +1,250 @@
+"""The modern page: energies, k90 and kinds against the core, the beta sweep, the bound table,
+the step-size comparison, URL state and numeric extremes."""
+import math
+
+import numpy as np
+import pytest
+from conftest import open_app
+
+from hopfield_core import ModernHopfield, fixed_point_kind, k90
+from hopfield_core.images import corrupt, resize, to_continuous
+from hopfield_core.presets import preset_image
+
+TOL = 1e-6
+
+
+def patterns(keys, size=16):
+    """ui.state's continuous recipe: 64 px presets, resized, centred, unit norm."""
+    return np.stack([to_continuous(resize(preset_image(*k.split("/"), 64), (size, size)),
+                                   unit_norm=True) for k in keys])
+
+
+def query(X, index=0, kind="flip", amount=0.2, seed=0, size=16):
+    return corrupt(X[index], (size, size), kind, amount, rng=seed, binary=False)
+
+
+HOX = ["letters/H", "letters/O", "letters/X"]
+OQX = ["letters/O", "letters/Q", "letters/X"]
+
+
+def metric(at, label) -> str:
+    found = [m.value for m in at.metric if m.label == label]
+    assert found, f"no metric {label!r} among {[m.label for m in at.metric]}"
+    return found[0]
+
+
+def table(at, column):
+    """The dataframe that has this column."""
+    for df in at.dataframe:
+        if column in df.value.columns:
+            return df.value
+    raise AssertionError(f"no table with a column {column!r}")
+
+
+def texts(at):
+    return [m.value for m in at.markdown]
+
+
+def test_energy_k90_and_kind_are_the_cores():
+    at = open_app("modern")
+    X = patterns(HOX)
+    q = query(X)
+    ref = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL, gamma=1.0)
+    assert float(metric(at, "Energy")) == float(f"{ref.energies[0]:.6g}")
+    at.button(key="modern_step").click().run()
+    assert float(metric(at, "Energy")) == float(f"{ref.energies[1]:.6g}")
+    at.button(key="modern_run_all").click().run()
+    assert float(metric(at, "Energy")) == float(f"{ref.energies[-1]:.6g}")
+    assert int(metric(at, "k90")) == k90(ref.weights[-1]) == 1
+    assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "single"
+    assert int(metric(at, "Steps taken")) == ref.steps
+    assert "Retrieved pattern H" in at.success[0].value
+    assert not any("report this as a bug" in e.value for e in at.error)
+    assert not at.exception
+
+
+def test_k90_and_kind_describe_the_end_of_the_run_not_the_query():
+    at = open_app("modern", query={"beta": "3"})
+    X = patterns(HOX)
+    ref = ModernHopfield(X, 3.0).run(query(X), max_steps=100, tol=TOL)
+    assert fixed_point_kind(ref.weights[0]) == "global"  # the query itself spreads its weight
+    assert int(metric(at, "k90")) == k90(ref.weights[-1]) == 2
+    assert metric(at, "Fixed point") == "metastable"
+
+
+def test_near_duplicates_give_a_metastable_state_that_a_larger_beta_separates():
+    at = open_app("modern", query={"presets": ",".join(OQX), "beta": "10"})
+    X = patterns(OQX)
+    q = query(X)
+    ref = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL)
+    assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "metastable"
+    assert int(metric(at, "k90")) == k90(ref.weights[-1]) == 2
+    at.button(key="modern_run_all").click().run()
+    assert any("Metastable state: an average of O, Q" in i.value for i in at.info)
+    at.select_slider(key="mh_beta").set_value(50.0).run()
+    ref = ModernHopfield(X, 50.0).run(q, max_steps=100, tol=TOL)
+    assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "single"
+    assert int(metric(at, "Steps taken")) == ref.steps
+    at.select_slider(key="mh_beta").set_value(1.0).run()
+    assert metric(at, "Fixed point") == "global"
+    assert not at.exception
+
+
+def test_url_params_seed_beta_gamma_and_the_step_limit():
+    at = open_app("modern", query={"presets": ",".join(OQX), "beta": "30", "gamma": "0.5",
+                                   "steps": "250"})
+    assert at.select_slider(key="mh_beta").value == 30.0
+    assert at.slider(key="mh_gamma").value == 0.5
+    assert at.number_input(key="mh_steps").value == 250
+    X = patterns(OQX)
+    ref = ModernHopfield(X, 30.0).run(query(X), max_steps=250, tol=TOL, gamma=0.5)
+    assert int(metric(at, "Steps taken")) == ref.steps
+    assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1])
+    qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert qp["beta"] == "30" and qp["gamma"] == "0.5" and qp["steps"] == "250"
+    # and the widgets write back into the link
+    at.slider(key="mh_gamma").set_value(0.2).run()
+    qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert qp["gamma"] == "0.2"
+
+
+def test_changing_gamma_and_the_step_limit_reruns_the_dynamics():
+    at = open_app("modern")
+    X = patterns(HOX)
+    q = query(X)
+    at.slider(key="mh_gamma").set_value(0.1).run()
+    ref = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL, gamma=0.1)
+    assert int(metric(at, "Steps taken")) == ref.steps == 94
+    at.number_input(key="mh_steps").set_value(20).run()
+    ref = ModernHopfield(X, 10.0).run(q, max_steps=20, tol=TOL, gamma=0.1)
+    assert not ref.converged
+    assert int(metric(at, "Steps taken")) == 20
+    assert any("stopped at the step limit" in w.value for w in at.warning)
+    at.button(key="modern_run_all").click().run()
+    assert float(metric(at, "Energy")) == float(f"{ref.energies[-1]:.6g}")
+    assert not any("report this as a bug" in e.value for e in at.error)
+
+
+def test_sweep_is_global_at_tiny_beta_single_at_large_beta_and_matches_the_core():
+    at = open_app("modern", query={"presets": ",".join(OQX)})
+    sweep = table(at, "k90")
+    X = patterns(OQX)
+    q = query(X)
+    assert sweep["beta"].iloc[0] == 0.1 and sweep["beta"].iloc[-1] == 1e4
+    assert sweep["kind"].iloc[0] == "global"
+    assert sweep["kind"].iloc[-1] == "single"
+    assert set(sweep["kind"]) == {"global", "metastable", "single"}
+    for b in [0.1, 1.0, 10.0, 30.0, 1e4]:
+        row = sweep[sweep["beta"] == b].iloc[0]
+        ref = ModernHopfield(X, b).run(q, max_steps=100, tol=TOL)
+        assert row["k90"] == k90(ref.weights[-1])
+        assert row["kind"] == fixed_point_kind(ref.weights[-1])
+        assert row["steps"] == ref.steps
+        assert row["energy"] == pytest.approx(ref.energies[-1], abs=1e-12)
+    summary = [t for t in texts(at) if t.startswith("For this query")][0]
+    assert "**global** from beta = 0.1 to 1.5" in summary
+    assert "**metastable** from beta = 2 to 20" in summary
+    assert "**single** from beta = 30 to 10000" in summary
+
+
+def test_sweep_runs_with_the_chosen_gamma_and_step_limit():
+    at = open_app("modern", query={"presets": ",".join(OQX), "gamma": "0.5", "steps": "30"})
+    sweep = table(at, "k90")
+    X = patterns(OQX)
+    q = query(X)
+    for b in [0.1, 3.0, 50.0]:
+        row = sweep[sweep["beta"] == b].iloc[0]
+        ref = ModernHopfield(X, b).run(q, max_steps=30, tol=TOL, gamma=0.5)
+        assert row["steps"] == ref.steps and row["converged"] == ref.converged
+        assert row["k90"] == k90(ref.weights[-1])
+    assert not sweep["converged"].all()  # 30 half steps are too few near the transitions
+    assert any("hit the step limit before settling" in w.value for w in at.warning)
+
+
+def test_fixed_point_images_follow_the_three_sliders():
+    at = open_app("modern", query={"presets": ",".join(OQX)})
+    # defaults: one beta from each regime
+    captions = [t for t in texts(at) if t.startswith("k90 = ")]
+    assert [c.split("**")[1] for c in captions] == ["global", "metastable", "single"]
+    at.select_slider(key="mh_b_small").set_value(0.1).run()
+    at.select_slider(key="mh_b_medium").set_value(10.0).run()
+    at.select_slider(key="mh_b_large").set_value(1e4).run()
+    captions = [t for t in texts(at) if t.startswith("k90 = ")]
+    assert captions == ["k90 = 3, **global**", "k90 = 2, **metastable**", "k90 = 1, **single**"]
+    assert not at.exception
+
+
+def test_bound_table_matches_retrieval_bound():
+    at = open_app("modern", query={"presets": ",".join(OQX), "beta": "50"})
+    X = patterns(OQX)
+    rb = ModernHopfield(X, 50.0).retrieval_bound()
+    df = table(at, "separation Delta_i")
+    assert list(df["pattern"]) == ["1. O", "2. Q", "3. X"]
+    np.testing.assert_allclose(df["separation Delta_i"], rb.separation, rtol=1e-12)
+    np.testing.assert_allclose(df["bound at this beta"], rb.bound, rtol=1e-12)
+    assert list(df["satisfied"]) == list(rb.satisfied) == [False, False, True]
+    # beta needed: just above it the core reports satisfied, just below it does not
+    for i, need in enumerate(df["beta needed"]):
+        assert ModernHopfield(X, need * (1 + 1e-9)).retrieval_bound().satisfied[i]
+        assert not ModernHopfield(X, need * (1 - 1e-6)).retrieval_bound().satisfied[i]
+    assert any("1 of 3 patterns meet the bound" in t
+               and "(O and Q) are guaranteed from beta = 70.5" in t for t in texts(at))
+    at.select_slider(key="mh_beta").set_value(100.0).run()
+    df = table(at, "separation Delta_i")
+    rb = ModernHopfield(X, 100.0).retrieval_bound()
+    np.testing.assert_allclose(df["bound at this beta"], rb.bound, rtol=1e-12)
+    assert list(df["satisfied"]) == [True, True, True]
+    assert any("all 3 patterns meet the bound" in t for t in texts(at))
+
+
+def test_step_size_comparison_runs_each_gamma_to_the_same_fixed_point():
+    at = open_app("modern", query={"gamma": "0.3"})
+    df = table(at, "gamma")
+    X = patterns(HOX)
+    q = query(X)
+    assert list(df["gamma"]) == [1.0, 0.5, 0.3, 0.2, 0.1]
+    for _, row in df.iterrows():
+        ref = ModernHopfield(X, 10.0).run(q, max_steps=500, tol=TOL, gamma=row["gamma"])
+        assert row["steps"] == ref.steps and row["converged"] == ref.converged
+        assert row["final energy"] == pytest.approx(ref.energies[-1], abs=1e-12)
+        assert np.all(np.diff(ref.energies) <= 1e-12)  # never rises
+    assert df["steps"].is_monotonic_increasing
+    assert any("gamma = 1 settles in **4** steps; gamma = 0.1 takes **94**" in t for t in texts(at))
+
+
+@pytest.mark.parametrize("beta", ["10000", "0.1"])
+def test_extreme_betas_give_finite_numbers(beta):
+    at = open_app("modern", query={"beta": beta, "gamma": "0.01", "steps": "2000"})
+    assert not at.exception
+    at.button(key="modern_run_all").click().run()
+    assert not at.exception
+    assert math.isfinite(float(metric(at, "Energy")))
+    for df in at.dataframe:
+        numeric = df.value.select_dtypes("number").to_numpy(dtype=float)
+        assert not np.isnan(numeric).any()
+    assert not any("report this as a bug" in e.value for e in at.error)
+
+
+def test_bad_link_values_warn_and_fall_back():
+    at = open_app("modern", query={"beta": "abc", "gamma": "5", "steps": "-3"})
+    warnings = " ".join(w.value for w in at.warning)
+    assert "beta = 'abc' is not a positive number" in warnings
+    assert "gamma = '5' is not in (0, 1]" in warnings
+    assert "step limit = '-3'" in warnings
+    assert at.select_slider(key="mh_beta").value == 10.0
+    assert at.slider(key="mh_gamma").value == 1.0
+    assert at.number_input(key="mh_steps").value == 100
+    at = open_app("modern", query={"beta": "42"})
+    assert at.select_slider(key="mh_beta").value == 50.0
+    assert any("nearest value on the slider, beta = 50" in w.value for w in at.warning)
+    assert not at.exception
+
+
+def test_empty_store_and_a_single_pattern():
+    at = open_app("modern")
+    at.button(key="clear_store").click().run()
+    assert any("Store at least one pattern" in i.value for i in at.info)
+    at = open_app("modern", query={"presets": "letters/A"})
+    assert metric(at, "Fixed point") == "single"
+    assert any("nothing to separate it from" in i.value for i in at.info)
+    assert not at.exception

@@ -1,0 +1,36 @@
+"""Cached computations of the modern-network page, keyed by small values only.
+
+Arrays are passed as parameters whose names start with an underscore, so Streamlit does
+not hash them: the pattern fingerprint and the query key identify them.
+"""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import ModernHopfield
+from hopfield_core.metastable import BetaSweep, beta_sweep, bound_beta
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def sweep(fingerprint: str, query_key: str, betas: tuple, max_steps: int, tol: float,
+          gamma: float, _X: np.ndarray, _q: np.ndarray) -> BetaSweep:
+    """Where the query ends for every beta of the grid."""
+    return beta_sweep(_X, _q, list(betas), max_steps=max_steps, tol=tol, gamma=gamma)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def bound_table(fingerprint: str, beta: float, _X: np.ndarray):
+    """(separation (N,), bound at beta, satisfied (N,), beta needed per pattern (N,), M)."""
+    model = ModernHopfield(_X, beta)
+    rb = model.retrieval_bound()
+    need = bound_beta(rb.separation, model.N, model.M)
+    return rb.separation, rb.bound, rb.satisfied, need, model.M
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def figure(name: str, key: tuple, _build):
+    """A Plotly figure built once per (name, key) and then reused read-only: building one
+    costs tens of milliseconds (mostly the template), drawing a cached one almost nothing.
+    `key` must hold every small value the figure depends on; `_build()` makes it."""
+    return _build()
