@@ -1,4 +1,237 @@
-"""Work in progress (filled in this session)."""
+"""The attention limit: one modern Hopfield step is softmax(Q K^T / sqrt(d_k)) V."""
+import math
+
+import numpy as np
 import streamlit as st
 
-st.title("attention")
+from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention
+from ui import compare_cache, dynamics_view, figures, figures_compare, state
+
+PAGE = "attention"
+PROJECTIONS = ["identity", "tied", "random"]
+PROJECTION_LABELS = {"identity": "identity", "tied": "random, W_K = W_Q",
+                     "random": "random, independent"}
+MAX_D_K = 64  # W_Q, W_K, W_V hold 3 x d x 4 d_k floats: 42 MB at d = 48 x 48 x 3
+RUN_MAX_STEPS = 500  # ModernHopfield.run's budget when it finds the fixed point to compare with
+RUN_TOL = 1e-12
+
+
+def _url_choice(key: str, options: list, default):
+    value = state.url_value(key, default, str)
+    return value if value in options else default
+
+
+def _url_number(key: str, default, lo, hi, cast=float):
+    """A number from the link, or the default (with a warning) when it is out of range."""
+    value = state.url_value(key, default, cast)
+    if not lo <= value <= hi:  # also false for NaN
+        st.warning(f"The link sets {key} = {value}, outside {lo} to {hi}: using {default} instead.")
+        return default
+    return value
+
+
+def _url_flag(key: str) -> bool:
+    return state.url_value(key, "0", str) in ("1", "true", "True")
+
+
+def main() -> None:
+    st.title("The attention limit")
+    text, eq = st.columns([3, 2], gap="large")
+    text.markdown(
+        "Write the stored patterns as the rows of $X$ and the state as a row $\\xi^\\top$. The "
+        "modern Hopfield update compares the state with every pattern ($X\\xi$), turns the "
+        "scores into weights with a softmax, and returns the weighted average of the patterns. "
+        "That is **attention**: the state is the *query*, the stored patterns are both the "
+        "*keys* and the *values*, and the inverse temperature is the Transformer's "
+        "$\\beta = 1/\\sqrt{d_k}$. A Transformer adds learned projections $W_Q, W_K, W_V$ and "
+        "several heads, and applies attention once per layer; applying it again and again is "
+        "the Hopfield dynamics, which settle at a fixed point.\n\n"
+        "Our patterns have unit length, so the scores $x_\\mu^\\top\\xi$ are at most 1 and "
+        "$\\beta = 1/\\sqrt{d}$ is a *very* high temperature: the weights are nearly uniform. "
+        "In a Transformer, queries and keys are about $\\sqrt{d_k}$ long, which brings the "
+        "scores back to order one. Set $\\beta$ by hand to see the sharp, retrieving regime."
+    )
+    with eq:
+        st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_k}}\Big) V")
+        st.latex(r"\xi^{\mathrm{new}} = X^\top \mathrm{softmax}(\beta X \xi)")
+        st.latex(r"Q = \xi^\top W_Q,\quad K = X W_K,\quad V = X W_V")
+        st.markdown("With $W = I$ and $\\beta = 1/\\sqrt{d_k}$:")
+        st.latex(r"(\xi^{\mathrm{new}})^\top = \mathrm{Attention}(\xi^\top, X, X)")
+
+    with st.container(key="controls_attention"):
+        c = st.columns([2, 2, 2, 2])
+        proj_kind = c[0].radio("Projections W_Q, W_K, W_V", PROJECTIONS, key="at_proj",
+                               format_func=PROJECTION_LABELS.get,
+                               index=PROJECTIONS.index(_url_choice("at_proj", PROJECTIONS, "identity")),
+                               help="identity: Q, K, V are the patterns themselves (the Hopfield "
+                                    "step). Random: Gaussian matrices from a seed, entries "
+                                    "N(0, 1/d_k). With W_K = W_Q the scores are a noisy copy of "
+                                    "x·ξ; independent W_Q, W_K score at random, like an untrained "
+                                    "Transformer layer.")
+        identity = proj_kind == "identity"
+        d_k_in = c[1].number_input("d_k (size of each head)", 1, MAX_D_K, step=1, key="at_dk",
+                                   value=_url_number("at_dk", 16, 1, MAX_D_K, int), disabled=identity)
+        heads_in = c[2].slider("Heads", 1, 4, key="at_heads", disabled=identity,
+                               value=_url_number("at_heads", 1, 1, 4, int))
+        proj_seed = c[3].number_input("Projection seed", 0, 2 ** 31 - 1, step=1, key="at_seed",
+                                      value=_url_number("at_seed", 0, 0, 2 ** 31 - 1, int),
+                                      disabled=identity)
+        c = st.columns([2, 2, 2, 2])
+        custom = c[0].toggle("Set β by hand", key="at_beta_custom",
+                             value=state.url_value("at_beta", None, float) is not None,
+                             help="Off: β = 1/√d_k, the Transformer's choice.")
+        beta_in = c[1].number_input("β", 0.001, 1000.0, step=1.0, format="%.3f", key="at_beta",
+                                    value=_url_number("at_beta", 20.0, 0.001, 1000.0),
+                                    disabled=not custom)
+        all_queries = c[2].toggle("Also query every stored pattern", key="at_all",
+                                  value=_url_flag("at_all"),
+                                  help="Add one query row per stored pattern, corrupted by the "
+                                       "sidebar's settings.")
+        T = c[3].slider("Iteration steps T", 1, 50, key="at_T",
+                        value=_url_number("at_T", 10, 1, 50, int))
+    with st.expander("Try this", expanded=not state.presenter()):
+        st.markdown(
+            "- With the default **H, O, X** and β = 1/√d = 1/16, every weight in the heatmap is "
+            "close to 1/3 and the iteration settles within a few steps at the **average** of "
+            "the three letters. Switch on *Set β by hand* with **β = 20**: the query's row "
+            "lights up on H and the iteration retrieves H after one step.\n"
+            "- Keep β = 20, choose **random, W_K = W_Q** with **4 heads** and **d_k = 2**: each "
+            "head sees a different random 2-number shadow of the images and the heads disagree. "
+            "Raise d_k to **16** and every head puts its weight on H. Now choose **random, "
+            "independent**: the heads attend to letters at random, as in an untrained "
+            "Transformer; training is what makes Q Kᵀ meaningful.\n"
+            "- Switch on *Also query every stored pattern*: at β = 20 the heatmap is "
+            "(nearly) a diagonal, each corrupted letter attends to itself."
+        )
+
+    ps = state.patterns(binary=False)
+    if ps.N == 0:
+        st.info("Store at least one pattern in the sidebar to begin.")
+        return
+    q, qkey = state.query(ps)
+    X = ps.X  # (N, d)
+    key_labels = [f"{i + 1}. {n}" for i, n in enumerate(ps.names)]
+    query_labels = ["query"]
+    Q = q[None, :]  # (1, d)
+    if all_queries:
+        Q = np.vstack([Q, compare.corrupt_all(
+            X, ps.shape, str(state.setting("q_corruption")), float(state.setting("q_amount")),
+            int(state.setting("q_seed")), binary=False)])  # (1 + N, d)
+        query_labels += [f"{label} (corrupted)" for label in key_labels]
+
+    heads = 1 if identity else int(heads_in)
+    d_k = ps.d if identity else int(d_k_in)
+    proj = None if identity else compare_cache.projections(ps.d, d_k, heads, int(proj_seed),
+                                                             proj_kind == "tied")
+    beta = float(beta_in) if custom else 1.0 / math.sqrt(d_k)  # the attention's beta
+    beta_id = float(beta_in) if custom else 1.0 / math.sqrt(ps.d)  # identity projections: d_k = d
+
+    # ---------------------------------------------------------- 1. the weights
+    st.subheader("1. Who attends to whom")
+    what = ("Q = ξᵀ, K = V = X" if identity else
+            f"{PROJECTION_LABELS[proj_kind]} projections, seed {int(proj_seed)}")
+    # sections 1 and 2 depend on nothing else: computed and drawn once per key
+    att_key = "|".join(map(str, (PAGE, qkey, "/".join(ps.names), int(all_queries), proj_kind,
+                                 d_k, heads, int(proj_seed), repr(beta), repr(beta_id))))
+
+    def attend():
+        kw = {} if proj is None else dict(W_Q=proj.W_Q, W_K=proj.W_K, W_V=proj.W_V)
+        out, weights = hopfield_attention(Q, X, X, beta=beta, heads=heads, return_weights=True,
+                                          **kw)
+        weights = weights if heads > 1 else weights[None]  # (h, n_q, N)
+        fig = figures_compare.attention_heatmaps(
+            weights, query_labels, key_labels,
+            f"softmax(β Q Kᵀ), β = {beta:.4g}, d_k = {d_k}, {what}")
+        # PyTorch's attention on the same tensors, against the output drawn above
+        return fig, compare_cache.torch_gap(beta, heads, out, Q, X, X, proj)
+
+    with st.spinner("Computing the attention, and asking PyTorch for the same..."):
+        heatmap, tgap = compare_cache.shared("attend|" + att_key, attend)
+    st.plotly_chart(heatmap, key="at_heatmap", config={"displayModeBar": False})
+    st.caption(f"Rows are queries, columns the {ps.N} stored patterns (keys); every row sums to 1"
+               + (f". Each of the {heads} heads has its own W_Q, W_K, W_V of {d_k} columns."
+                  if heads > 1 else "."))
+
+    # ---------------------------------------------------------- 2. the check
+    st.subheader("2. One Hopfield step is attention")
+    st.markdown(
+        f"With identity projections and the same β = {beta_id:.4g}"
+        + (" (= 1/√d, d = %d)" % ps.d if not custom else "")
+        + ", `hopfield_attention(Q, X, X)` and `ModernHopfield(X, β).step(Q)` are two "
+        "implementations of one map. Their largest difference over every entry of every query, "
+        "in float64:"
+    )
+    # a plausible mistake to compare with: the Transformer's scale forgotten (beta = 1), or,
+    # with beta set by hand, the Transformer's 1/sqrt(d) instead of it
+    wrong_beta, wrong_label = ((1.0, "… if the step forgot the scale (β = 1)") if not custom else
+                               (1.0 / math.sqrt(ps.d), "… if the step used β = 1/√d instead"))
+    if math.isclose(wrong_beta, beta_id):
+        wrong_beta, wrong_label = 2 * beta_id, "… if the step used 2β instead"
+    gap, wrong = compare_cache.shared(f"gaps|{att_key}|{wrong_beta!r}", lambda: (
+        compare.hopfield_step_gap(Q, X, beta_id),
+        compare.hopfield_step_gap(Q, X, beta_id, hopfield_beta=wrong_beta)))
+    m = st.columns(3)
+    m[0].metric("max |attention − Hopfield step|", f"{gap:.2e}",
+                help="Identity projections, the β above; float64 rounding is about 1e-16.")
+    m[1].metric(wrong_label, f"{wrong:.2e}",
+                help=f"The same check with β = {wrong_beta:.4g} in the Hopfield step: a real "
+                     "mismatch is many orders of magnitude larger than rounding.")
+    m[2].metric("max |ours − PyTorch SDPA|", f"{tgap:.2e}",
+                help="torch.nn.functional.scaled_dot_product_attention on the same tensors as "
+                     "the heatmap (projections and heads included), scale = β.")
+    if max(gap, tgap) < 1e-6:
+        st.success("Equal up to rounding: one continuous Hopfield step is exactly "
+                   "softmax(Q Kᵀ/√d_k) V, and PyTorch's attention agrees.")
+    else:
+        st.error("The implementations disagree beyond rounding: please report this as a bug.")
+
+    # ---------------------------------------------------------- 3. iterate
+    st.subheader("3. Iterate it and watch it converge")
+    st.markdown(f"Apply attention again and again, ξ ← Attention(ξ, X, X) with β = {beta_id:.4g} "
+                f"and identity projections, for T = {T} steps from the query.")
+
+    def iterate() -> dict:
+        traj = compare.iterate_attention(q, X, int(T), beta=beta_id)
+        ref = ModernHopfield(X, beta=beta_id).run(q, max_steps=RUN_MAX_STEPS, tol=RUN_TOL)
+        E = traj.energies
+        return dict(  # small things only: this is kept for every key
+            strip=figures_compare.image_strip(
+                list(dynamics_view.frames_of(traj, ps)),
+                ["query"] + [f"t = {t}" for t in range(1, traj.steps + 1)]),
+            changes=figures_compare.change_chart(traj.changes, tol=compare.CONVERGED_TOL),
+            energy=figures.energy_curve(E, traj.steps, analysis.energy_rises(E),
+                                        title=f"Energy of ModernHopfield(X, β = {beta_id:.4g})"),
+            last_change=float(traj.changes[-1]), last_energy=float(E[-1]),
+            converged=traj.converged, verdict=analysis.verdict(traj, X, binary=False),
+            dist=float(np.max(np.abs(traj.final - ref.final))),
+            ref_steps=ref.steps, ref_converged=ref.converged)
+
+    it = compare_cache.shared(
+        "|".join(map(str, ("iterate", PAGE, qkey, "/".join(ps.names), repr(beta_id), int(T)))),
+        iterate)
+    st.plotly_chart(it["strip"], key="at_strip", config={"displayModeBar": False})
+    c1, c2 = st.columns(2)
+    c1.plotly_chart(it["changes"], key="at_changes", config={"displayModeBar": False})
+    c2.plotly_chart(it["energy"], key="at_energy", config={"displayModeBar": False})
+    m = st.columns(3)
+    m[0].metric("Last change max |ξ(T) − ξ(T−1)|", f"{it['last_change']:.2e}")
+    m[1].metric("max |ξ(T) − fixed point of ModernHopfield.run|", f"{it['dist']:.2e}",
+                help=f"ModernHopfield(X, β).run(query, tol={RUN_TOL:g}) "
+                     + (f"stopped after {it['ref_steps']} steps." if it["ref_converged"] else
+                        f"did not settle within {RUN_MAX_STEPS} steps."))
+    m[2].metric("Energy at T", f"{it['last_energy']:.6g}")
+    v = it["verdict"]
+    dynamics_view.VERDICT_STYLE[v.kind](v.sentence(ps.names))
+    if not it["converged"]:
+        st.caption("Not settled yet: raise T, or move β away from the boundary between "
+                   "retrieval and averaging, where the dynamics slow down.")
+
+    url = {"at_proj": proj_kind, "at_all": int(all_queries), "at_T": int(T)}
+    if not identity:
+        url.update(at_dk=d_k, at_heads=heads, at_seed=int(proj_seed))
+    if custom:
+        url["at_beta"] = float(beta_in)
+    state.publish_url(url)
+
+
+main()

@@ -1,4 +1,186 @@
-"""Work in progress (filled in this session)."""
+"""Side by side: every Hopfield variant on the same stored patterns and the same corrupted query."""
+from dataclasses import dataclass
+
+import numpy as np
 import streamlit as st
 
-st.title("side_by_side")
+from hopfield_core import Trajectory, analysis, compare, images
+from ui import compare_cache, dynamics_view, figures_compare, state
+
+PAGE = "side_by_side"
+MODES = ["async", "sync"]
+VIEWS = ["own scales", "normalised"]
+EASY_LINK = ("side_by_side?presets=" + ",".join(f"letters/{c}" for c in "ABCDEFGH")
+             + "&size=12&q_index=0&q_corruption=flip&q_amount=0.2&q_seed=0")
+HARD_LINK = EASY_LINK.replace("size=12", "size=16").replace("q_index=0", "q_index=3")
+
+
+def _url_choice(key: str, options: list, default):
+    value = state.url_value(key, default, str)
+    return value if value in options else default
+
+
+def _url_number(key: str, default, lo, hi, cast=float):
+    """A number from the link, or the default (with a warning) when it is out of range."""
+    value = state.url_value(key, default, cast)
+    if not lo <= value <= hi:  # also false for NaN
+        st.warning(f"The link sets {key} = {value}, outside {lo} to {hi}: using {default} instead.")
+        return default
+    return value
+
+
+def _query_source(qkey: str) -> int | None:
+    """The stored pattern the query was made from (None for an uploaded query)."""
+    source = qkey.split("|", 1)[0]
+    return int(source.split("/", 1)[1]) if source.startswith("pattern/") else None
+
+
+@dataclass(frozen=True)
+class Net:
+    """One column of the comparison: a finished run and how to read it."""
+
+    name: str
+    settings: str
+    ps: state.PatternSet  # the binary or the continuous patterns it stores
+    traj: Trajectory
+
+
+def _picture(x: np.ndarray, p: state.PatternSet) -> np.ndarray:
+    """One state as an image, on the same grey scale as dynamics_view.frames_of."""
+    lo, hi = (-1.0, 1.0) if p.binary else (float(p.X.min()), float(p.X.max()))
+    return images.to_image(x, p.shape, lo, hi)
+
+
+def main() -> None:
+    st.title("Side by side")
+    text, eq = st.columns([3, 2], gap="large")
+    text.markdown(
+        "Four networks, one memory, one question. Every network below stores the **same "
+        "patterns** from the sidebar and starts from the **same corrupted query**; only the "
+        "energy differs. The classical network's quadratic energy holds about $0.14\\,d$ random "
+        "patterns, fewer when they look alike. The **dense** networks sharpen the valleys with a "
+        "steeper interaction $F$: a cubic $z^3$ or an exponential. The **modern** network uses "
+        "continuous states (the same images as centred, unit-length vectors, and the same "
+        "corruption) and a log-sum-exp energy whose sharpness is set by $\\beta$. "
+        "The exponential network's $F$ is shifted by $d$, a positive rescaling of $e^{z}$ that "
+        "keeps its energy between $-N$ and $0$ for any $d$."
+    )
+    with eq:
+        st.latex(r"E_{1982} = -\tfrac12\, \xi^\top W \xi,\quad W = \tfrac1d \sum_\mu x_\mu x_\mu^\top")
+        st.latex(r"E_{\mathrm{poly}} = -\sum_\mu (x_\mu^\top \xi)^n")
+        st.latex(r"E_{\exp} = -\sum_\mu e^{\beta\,(x_\mu^\top \xi - d)}")
+        st.latex(r"E_{\mathrm{modern}} = -\tfrac1\beta \log \sum_\mu e^{\beta\, x_\mu^\top \xi}"
+                 r" + \tfrac12\, \xi^\top \xi + C")
+
+    with st.container(key="controls_side_by_side"):
+        c = st.columns([3, 2, 2, 2, 2, 3])
+        mode = c[0].radio("Update (binary networks)", MODES, key="sb_mode",
+                          horizontal=True, index=MODES.index(_url_choice("sb_mode", MODES, "async")),
+                          help="async: one neuron at a time in a random order (the energy never "
+                               "rises); sync: all neurons at once (may oscillate).")
+        degree = c[1].number_input("Degree n (polynomial)", 2, 10, step=1, key="sb_degree",
+                                   value=_url_number("sb_degree", 3, 2, 10, int),
+                                   help="n = 2 is the classical network again.")
+        exp_beta = c[2].number_input("β (exponential)", 0.05, 10.0, step=0.05, format="%.2f",
+                                     key="sb_exp_beta", value=_url_number("sb_exp_beta", 1.0, 0.05, 10.0))
+        beta = c[3].number_input("β (modern)", 0.1, 500.0, step=1.0, format="%.1f", key="sb_beta",
+                                 value=_url_number("sb_beta", 20.0, 0.1, 500.0),
+                                 help="Patterns have unit length, so x·ξ ≤ 1: β sets how sharp "
+                                      "the softmax is. Small β averages patterns.")
+        max_steps = c[4].number_input("Step limit", 1, 200, step=1, key="sb_steps",
+                                      value=_url_number("sb_steps", 30, 1, 200, int))
+        view = c[5].radio("Energy curves", VIEWS, key="sb_view", horizontal=True,
+                          index=VIEWS.index(_url_choice("sb_view", VIEWS, "own scales")),
+                          help="own scales: one panel per network, each with its own y axis "
+                               "(the energies have different units); normalised: "
+                               "(E(t) − E(end)) / (E(0) − E(end)) on one axis.")
+    with st.expander("Try this", expanded=not state.presenter()):
+        st.markdown(
+            f"- Store the 8 letters **A to H** at size **12**, query **A** with 20 % flipped, "
+            f"seed 0 ([open this setup]({EASY_LINK})): the classical network falls into a "
+            "spurious state while both dense networks and the modern one retrieve A.\n"
+            f"- Same letters at size **16**, query **D** ([open]({HARD_LINK})): now the cubic "
+            "fails too, only the exponential and the modern network retrieve D. Raise the degree "
+            "to **4** and the polynomial network retrieves it as well.\n"
+            "- In that setup lower the modern **β** to **10**: the modern network stops at a "
+            "metastable average of D and B; at **1** it averages nearly every letter."
+        )
+
+    ps = state.patterns(binary=True)
+    if ps.N == 0:
+        st.info("Store at least one pattern in the sidebar to begin.")
+        return
+    pc = state.patterns(binary=False)
+    q, qkey = state.query(ps)
+    qc, qckey = state.query(pc)
+    seed = int(state.setting("q_seed"))
+    steps = int(max_steps)
+    binary_run = dict(mode=mode, max_steps=steps, rng=seed)
+    nets = [
+        Net("Classical (1982)", mode, ps, state.run(
+            "classical", {"learning_rule": "hebbian"}, ps, q, qkey, temperature=0.0, **binary_run)),
+        Net("Dense polynomial", f"{mode}, n = {int(degree)}", ps, state.run(
+            "dense", {"interaction": "polynomial", "degree": int(degree)}, ps, q, qkey,
+            **binary_run)),
+        Net("Dense exponential", f"{mode}, β = {exp_beta:g}", ps, state.run(
+            "dense", {"interaction": "exponential", "beta": float(exp_beta)}, ps, q, qkey,
+            **binary_run)),
+        Net("Modern continuous", f"β = {beta:g}", pc, state.run(
+            "modern", {"beta": float(beta)}, pc, qc, qckey, max_steps=steps)),
+    ]
+    titles = [n.name for n in nets]
+    curves = [n.traj.energies for n in nets]
+    # everything below depends only on this key: figures and verdicts are built once per key
+    run_key = "|".join(map(str, (PAGE, qkey, qckey, "/".join(ps.names), mode, int(degree),
+                                 exp_beta, beta, steps)))
+    verdicts = compare_cache.shared("verdicts|" + run_key, lambda: [
+        analysis.verdict(n.traj, n.ps.X, binary=n.ps.binary) for n in nets])
+
+    st.subheader("The query")
+    query_fig = compare_cache.shared(f"{PAGE}|query|{qkey}|{qckey}", lambda: figures_compare.image_row(
+        [_picture(q, ps), _picture(qc, pc)], ["binary networks", "modern network"], height=200))
+    st.plotly_chart(query_fig, key="sb_query", config={"displayModeBar": False}, width=420)
+
+    st.subheader("Where each network ends")
+    finals_fig = compare_cache.shared("finals|" + run_key, lambda: figures_compare.image_row(
+        [dynamics_view.frames_of(n.traj, n.ps)[-1] for n in nets], titles))
+    st.plotly_chart(finals_fig, key="sb_finals", config={"displayModeBar": False})
+    for col, v, n in zip(st.columns(len(nets)), verdicts, nets):
+        with col:
+            dynamics_view.VERDICT_STYLE[v.kind](v.sentence(n.ps.names))
+    if view == "own scales":
+        fig = compare_cache.shared("energies|" + run_key,
+                                   lambda: figures_compare.energy_small_multiples(curves, titles))
+        caption = ("Energy per step, each panel on its own y scale: the four energies have "
+                   "different units, so compare shapes, not heights.")
+    else:
+        fig = compare_cache.shared("normalised|" + run_key, lambda: figures_compare.energies_normalised(
+            [compare.normalised_energies(E) for E in curves], titles))
+        caption = ("Energies normalised to 1 at the query and 0 at the end, "
+                   "(E(t) − E(end)) / (E(0) − E(end)), so the speeds can be compared on one axis.")
+    st.plotly_chart(fig, key="sb_energies", config={"displayModeBar": False})
+    st.caption(caption)
+
+    target = _query_source(qkey)
+    st.subheader("Summary")
+    st.dataframe({
+        "Network": titles,
+        "Settings": [n.settings for n in nets],
+        "Steps": [n.traj.steps for n in nets],
+        "Converged": [bool(n.traj.converged) for n in nets],
+        "Final energy": [float(n.traj.energies[-1]) for n in nets],
+        "Verdict": [v.sentence(n.ps.names) for v, n in zip(verdicts, nets)],
+        "Retrieved?": [compare.retrieval_outcome(v, target) for v in verdicts],
+    }, hide_index=True, key="sb_table", width="stretch")
+    st.caption("A step is one sweep over all neurons for the binary networks and one update "
+               "ξ ← Xᵀ softmax(βXξ) for the modern one; the count includes the last step, which "
+               "confirms that nothing changes any more. "
+               + ("“Retrieved?” asks whether the network recovered the pattern the query was "
+                  "made from." if target is not None else
+                  "The query is an uploaded image: “Retrieved?” asks whether any stored pattern "
+                  "was recovered."))
+    state.publish_url({"sb_mode": mode, "sb_degree": int(degree), "sb_exp_beta": exp_beta,
+                       "sb_beta": beta, "sb_steps": steps, "sb_view": view})
+
+
+main()

@@ -1,0 +1,231 @@
+"""The attention limit: the printed checks, the heatmap, heads, the iteration, URL state."""
+import base64
+import json
+import math
+
+import numpy as np
+import pytest
+from conftest import open_app
+
+from hopfield_core import ModernHopfield, compare, hopfield_attention
+from hopfield_core.images import corrupt, resize, to_continuous
+from hopfield_core.presets import preset_image
+from ui.compare_cache import torch_attention
+
+HOX = "letters/H,letters/O,letters/X"
+
+
+def setup(keys=HOX, size=16, q_index=0, kind="flip", amount=0.2, seed=0):
+    """ui/state.py's continuous recipe: X (N, d) centred unit-norm rows and the query (d,)."""
+    rows = []
+    for key in keys.split(","):
+        group, _, name = key.partition("/")
+        rows.append(to_continuous(resize(preset_image(group, name, 64), (size, size)), unit_norm=True))
+    X = np.stack(rows)
+    return X, corrupt(X[q_index], (size, size), kind, amount, rng=seed, binary=False)
+
+
+def softmax_rows(S):
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+def metric(at, label_start):
+    hits = [m for m in at.metric if m.label.startswith(label_start)]
+    assert len(hits) == 1, [m.label for m in at.metric]
+    return float(hits[0].value)
+
+
+def charts(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def array(z):
+    """Plotly 6 sends arrays as typed buffers {dtype, bdata, shape}; older ones as lists."""
+    if isinstance(z, dict):
+        flat = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"])
+        if "shape" not in z:  # one-dimensional
+            return flat
+        return flat.reshape(tuple(int(s) for s in str(z["shape"]).split(",")))
+    return np.asarray(z, dtype=float)
+
+
+def heatmaps(at):
+    spec = next(s for s in charts(at) if s["data"][0]["type"] == "heatmap")
+    return spec, [array(d["z"]) for d in spec["data"]]
+
+
+def test_the_printed_differences_are_rounding_and_the_wrong_beta_one_is_not():
+    at = open_app("attention")
+    X, q = setup()
+    assert metric(at, "max |attention − Hopfield step|") < 1e-6
+    assert metric(at, "max |ours − PyTorch SDPA|") < 1e-6
+    # the Hopfield step written out with beta = 1/sqrt(d), against one with the scale forgotten
+    right = q @ X.T / math.sqrt(256)
+    wrong_gap = np.max(np.abs(softmax_rows(right) @ X - softmax_rows(q @ X.T) @ X))
+    assert wrong_gap > 1e-3
+    assert metric(at, "… if the step forgot the scale") == pytest.approx(wrong_gap, rel=1e-2)
+    assert any("Equal up to rounding" in s.value for s in at.success)
+    assert not at.error
+
+
+def test_a_wrong_beta_in_the_core_check_gives_a_big_difference():
+    X, q = setup()
+    Q = q[None, :]
+    beta = 1 / math.sqrt(X.shape[1])
+    assert compare.hopfield_step_gap(Q, X, beta) < 1e-12
+    for wrong in (2 * beta, 1.0, beta / 2):
+        assert compare.hopfield_step_gap(Q, X, beta, hopfield_beta=wrong) > 1e-4
+
+
+def test_heatmap_shape_and_values_match_n_patterns_and_queries():
+    at = open_app("attention", query={"presets": "letters/A,letters/B,letters/C,letters/D,letters/E"})
+    X, q = setup("letters/A,letters/B,letters/C,letters/D,letters/E")
+    spec, (z,) = heatmaps(at)
+    assert z.shape == (1, 5)
+    np.testing.assert_allclose(z[0], softmax_rows(q @ X.T / 16.0), rtol=1e-9)
+    assert list(spec["data"][0]["x"]) == ["1. A", "2. B", "3. C", "4. D", "5. E"]
+    at.toggle(key="at_all").set_value(True).run()
+    spec, (z,) = heatmaps(at)
+    assert z.shape == (6, 5)
+    assert spec["data"][0]["y"][0] == "query" and spec["data"][0]["y"][3] == "3. C (corrupted)"
+    np.testing.assert_allclose(z.sum(axis=1), 1.0)
+    assert metric(at, "max |ours − PyTorch SDPA|") < 1e-6
+
+
+@pytest.mark.parametrize("kind", ["tied", "random"])
+def test_several_heads_work_and_match_a_per_head_computation(kind):
+    at = open_app("attention", query={"at_proj": kind, "at_heads": "3", "at_dk": "4",
+                                      "at_seed": "2", "at_beta": "20"})
+    assert not at.exception
+    X, q = setup()
+    P = compare.random_projections(256, 4, heads=3, seed=2, tied=kind == "tied")
+    spec, zs = heatmaps(at)
+    assert len(zs) == 3 and all(z.shape == (1, 3) for z in zs)
+    for h, z in enumerate(zs):
+        cols = slice(4 * h, 4 * h + 4)
+        expected = softmax_rows(20.0 * (q @ P.W_Q[:, cols]) @ (X @ P.W_K[:, cols]).T)
+        np.testing.assert_allclose(z[0], expected, rtol=1e-9, atol=1e-15)
+    assert [a["text"] for a in spec["layout"]["annotations"]][:3] == ["head 1", "head 2", "head 3"]
+    assert metric(at, "max |ours − PyTorch SDPA|") < 1e-6
+    assert metric(at, "max |attention − Hopfield step|") < 1e-6
+
+
+def test_torch_reference_with_heads_agrees_and_notices_a_wrong_scale():
+    rng = np.random.default_rng(0)
+    Q, K = rng.normal(size=(4, 12)), rng.normal(size=(6, 12))
+    P = compare.random_projections(12, 5, heads=2, seed=1)
+    ours = hopfield_attention(Q, K, K, beta=0.3, heads=2, W_Q=P.W_Q, W_K=P.W_K, W_V=P.W_V)
+    np.testing.assert_allclose(torch_attention(Q, K, K, 0.3, heads=2, proj=P), ours, atol=1e-12)
+    assert np.max(np.abs(torch_attention(Q, K, K, 0.6, heads=2, proj=P) - ours)) > 1e-3
+
+
+def test_iteration_converges_to_the_fixed_point_of_modern_hopfield_run():
+    at = open_app("attention", query={"at_beta": "20", "at_T": "8"})
+    X, q = setup()
+    ref = ModernHopfield(X, beta=20.0).run(q, max_steps=500, tol=1e-12)
+    xi = q
+    for _ in range(8):  # the same iteration, written out
+        xi = softmax_rows(20.0 * (X @ xi)) @ X
+    assert np.max(np.abs(xi - ref.final)) < 1e-9
+    assert metric(at, "max |ξ(T) − fixed point of ModernHopfield.run|") < 1e-6
+    assert metric(at, "Last change") < 1e-6
+    assert any(s.value == "Retrieved pattern H." for s in at.success)
+    assert metric(at, "Energy at T") == pytest.approx(float(f"{ModernHopfield(X, beta=20.0).energy(xi):.6g}"))
+    strip = next(s for s in charts(at) if s["data"][0]["type"] == "image" and s["layout"].get("annotations"))
+    labels = [a["text"] for a in strip["layout"]["annotations"]]
+    assert labels == ["query"] + [f"t = {t}" for t in range(1, 9)]
+
+
+def test_default_beta_iteration_ends_at_the_global_average():
+    at = open_app("attention")
+    X, q = setup()
+    ref = ModernHopfield(X, beta=1 / 16).run(q, max_steps=500, tol=1e-12)
+    assert metric(at, "max |ξ(T) − fixed point of ModernHopfield.run|") < 1e-6
+    assert any("Global fixed point" in w.value for w in at.warning)
+    energy = next(s for s in charts(at) if s["layout"].get("title", {}).get("text", "").startswith("Energy of"))
+    E = array(energy["data"][0]["y"])
+    assert len(E) == 11 and E[-1] == pytest.approx(ref.energies[-1], rel=1e-9)
+    assert np.all(np.diff(E) <= 1e-12)
+
+
+def test_too_few_steps_is_reported_as_not_converged():
+    at = open_app("attention", query={"at_beta": "5", "at_T": "1"})
+    assert metric(at, "Last change") > 1e-6
+    assert metric(at, "max |ξ(T) − fixed point of ModernHopfield.run|") > 1e-6
+    assert any("Not converged yet" in w.value for w in at.warning)
+
+
+def test_url_params_seed_the_widgets_and_round_trip():
+    at = open_app("attention", query={"at_proj": "tied", "at_dk": "8", "at_heads": "2",
+                                      "at_seed": "3", "at_beta": "5", "at_all": "1", "at_T": "7"})
+    assert at.radio(key="at_proj").value == "tied"
+    assert at.number_input(key="at_dk").value == 8
+    assert at.slider(key="at_heads").value == 2
+    assert at.number_input(key="at_seed").value == 3
+    assert at.toggle(key="at_beta_custom").value is True
+    assert at.number_input(key="at_beta").value == 5.0
+    assert at.toggle(key="at_all").value is True
+    assert at.slider(key="at_T").value == 7
+    _, zs = heatmaps(at)
+    assert len(zs) == 2 and zs[0].shape == (4, 3)
+    qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert (qp["at_proj"], qp["at_dk"], qp["at_heads"], qp["at_beta"], qp["at_T"]) == \
+        ("tied", "8", "2", "5.0", "7")
+    # turning the hand-set beta off goes back to 1/sqrt(d_k) and drops it from the link
+    at.toggle(key="at_beta_custom").set_value(False).run()
+    assert "at_beta" not in at.query_params
+    assert "β = 0.3536" in heatmaps(at)[0]["layout"]["title"]["text"]  # 1/sqrt(8)
+
+
+def test_identity_projections_disable_the_projection_widgets():
+    at = open_app("attention")
+    assert at.number_input(key="at_dk").disabled and at.slider(key="at_heads").disabled
+    assert at.number_input(key="at_beta").disabled
+    at.radio(key="at_proj").set_value("random").run()
+    assert not at.number_input(key="at_dk").disabled and not at.slider(key="at_heads").disabled
+
+
+def test_bad_url_values_fall_back_with_a_warning():
+    at = open_app("attention", query={"at_heads": "9", "at_dk": "-3", "at_proj": "magic",
+                                      "at_T": "x"})
+    assert not at.exception
+    assert at.slider(key="at_heads").value == 1 and at.number_input(key="at_dk").value == 16
+    assert at.radio(key="at_proj").value == "identity" and at.slider(key="at_T").value == 10
+    warnings = " ".join(w.value for w in at.warning)
+    assert "at_heads = 9" in warnings and "at_dk = -3" in warnings
+
+
+def test_an_empty_store_asks_for_patterns():
+    at = open_app("attention")
+    at.button(key="clear_store").click().run()
+    assert not at.exception
+    assert any("Store at least one pattern" in i.value for i in at.info)
+
+
+def test_a_new_query_or_store_updates_the_heatmap_and_the_iteration():
+    at = open_app("attention", query={"at_beta": "20"})
+    at.selectbox(key="q_index").select(1).run()
+    at.number_input(key="q_seed").set_value(4).run()
+    X, q = setup(q_index=1, seed=4)
+    _, (z,) = heatmaps(at)
+    np.testing.assert_allclose(z[0], softmax_rows(20.0 * q @ X.T), rtol=1e-9)
+    assert any(s.value == "Retrieved pattern O." for s in at.success)
+    at.button(key="remove_letters/X").click().run()
+    _, (z,) = heatmaps(at)
+    assert z.shape == (1, 2)
+
+
+def test_try_this_tied_heads_disagree_at_d_k_2_and_agree_at_16():
+    at = open_app("attention", query={"at_proj": "tied", "at_heads": "4", "at_dk": "2",
+                                      "at_beta": "20"})
+    _, zs = heatmaps(at)
+    favourite = [int(np.argmax(z[0])) for z in zs]
+    assert len(set(favourite)) > 1  # the heads disagree
+    at.number_input(key="at_dk").set_value(16).run()
+    _, zs = heatmaps(at)
+    assert all(z[0, 0] > 0.99 for z in zs)  # every head on H
+    at.toggle(key="at_all").set_value(True).run()
+    at.radio(key="at_proj").set_value("identity").run()
+    _, (z,) = heatmaps(at)
+    np.testing.assert_allclose(z[1:], np.eye(3), atol=1e-3)  # each corrupted letter on itself

@@ -1,0 +1,65 @@
+"""Cached wrappers for the energy-landscape page: small keys, arrays passed unhashed (_name)."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
+from hopfield_core import landscape
+
+WORLD_GRID = 121    # points a side of the 2-D world's energy grid
+PLANE_GRID = 61     # points a side of the image-plane grid
+SLICE_POINTS = 301  # points on t in [-0.25, 1.25]
+SLICE_RANGE = (-0.25, 1.25)
+
+
+@st.cache_resource(max_entries=48, show_spinner=False)
+def figure(key: tuple, _build):
+    """A Plotly figure built once per key (a tuple of small values that fixes every input of
+    `_build`). Shared read-only: st.plotly_chart copies a figure before it serialises it."""
+    return _build()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def world(points: tuple, beta: float, query: tuple, max_steps: int):
+    """The 2-D world: (us, vs, E grid, trajectory) for patterns `points` ((x, y), ...)."""
+    P = np.asarray(points, dtype=np.float64)
+    model = ModernHopfield(P, beta=beta)
+    traj = model.run(np.asarray(query, dtype=np.float64), max_steps=max_steps)
+    lo, hi = landscape.square_extent(np.vstack([P, traj.states]), margin=0.3, minimum=1.5)
+    us = vs = landscape.grid_axis(lo, hi, WORLD_GRID)
+    return us, vs, landscape.world_energy_grid(model, us, vs), traj
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def plane_for(fingerprint: str, mode: str, chosen: tuple, _X: np.ndarray) -> landscape.Plane:
+    """mode "pca": the PCA plane; mode "three": the plane through X[chosen]."""
+    if mode == "pca":
+        return landscape.pca_plane(_X)
+    a, b, c = chosen
+    return landscape.plane_through(_X[a], _X[b], _X[c])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def plane_grid(fingerprint: str, mode: str, chosen: tuple, beta: float, extent: tuple,
+               _X: np.ndarray, _plane: landscape.Plane):
+    """(us, vs, E) on the plane over the box extent ((u_lo, u_hi), (v_lo, v_hi))."""
+    (u0, u1), (v0, v1) = extent
+    us, vs = landscape.grid_axis(u0, u1, PLANE_GRID), landscape.grid_axis(v0, v1, PLANE_GRID)
+    model = ModernHopfield(_X, beta=beta)
+    return us, vs, landscape.plane_energy_grid(model.energy, _plane, us, vs, dtype=model.dtype)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def line_slice(fingerprint: str, a: int, b: int, betas: tuple, _X: np.ndarray):
+    """(ts, E (K, T), barriers) for the segment x_a -> x_b."""
+    ts = np.linspace(*SLICE_RANGE, SLICE_POINTS)
+    E = landscape.slice_energies(_X, a, b, ts, betas)
+    return ts, E, [landscape.barrier(_X, a, b, bt) for bt in betas]
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def binary(model: str, patterns_key: str, _X: np.ndarray) -> landscape.BinaryLandscape:
+    """Every state of the small network: read-only, shared by reruns (never mutate it)."""
+    net = ClassicalHopfield(_X) if model == "classical" else DenseAssociativeMemory(_X, degree=3)
+    return landscape.binary_landscape(net)
