@@ -16,24 +16,6 @@ RUN_MAX_STEPS = 500  # ModernHopfield.run's budget when it finds the fixed point
 RUN_TOL = 1e-12
 
 
-def _url_choice(key: str, options: list, default):
-    value = state.url_value(key, default, str)
-    return value if value in options else default
-
-
-def _url_number(key: str, default, lo, hi, cast=float):
-    """A number from the link, or the default (with a warning) when it is out of range."""
-    value = state.url_value(key, default, cast)
-    if not lo <= value <= hi:  # also false for NaN
-        st.warning(f"The link sets {key} = {value}, outside {lo} to {hi}: using {default} instead.")
-        return default
-    return value
-
-
-def _url_flag(key: str) -> bool:
-    return state.url_value(key, "0", str) in ("1", "true", "True")
-
-
 def main() -> None:
     st.title("The attention limit")
     text, eq = st.columns([3, 2], gap="large")
@@ -62,7 +44,7 @@ def main() -> None:
         c = st.columns([2, 2, 2, 2])
         proj_kind = c[0].radio("Projections W_Q, W_K, W_V", PROJECTIONS, key="at_proj",
                                format_func=PROJECTION_LABELS.get,
-                               index=PROJECTIONS.index(_url_choice("at_proj", PROJECTIONS, "identity")),
+                               index=PROJECTIONS.index(state.url_choice("at_proj", PROJECTIONS, "identity")),
                                help="identity: Q, K, V are the patterns themselves (the Hopfield "
                                     "step). Random: Gaussian matrices from a seed, entries "
                                     "N(0, 1/d_k). With W_K = W_Q the scores are a noisy copy of "
@@ -70,25 +52,25 @@ def main() -> None:
                                     "Transformer layer.")
         identity = proj_kind == "identity"
         d_k_in = c[1].number_input("d_k (size of each head)", 1, MAX_D_K, step=1, key="at_dk",
-                                   value=_url_number("at_dk", 16, 1, MAX_D_K, int), disabled=identity)
+                                   value=state.url_number("at_dk", 16, 1, MAX_D_K, int), disabled=identity)
         heads_in = c[2].slider("Heads", 1, 4, key="at_heads", disabled=identity,
-                               value=_url_number("at_heads", 1, 1, 4, int))
+                               value=state.url_number("at_heads", 1, 1, 4, int))
         proj_seed = c[3].number_input("Projection seed", 0, 2 ** 31 - 1, step=1, key="at_seed",
-                                      value=_url_number("at_seed", 0, 0, 2 ** 31 - 1, int),
+                                      value=state.url_number("at_seed", 0, 0, 2 ** 31 - 1, int),
                                       disabled=identity)
         c = st.columns([2, 2, 2, 2])
         custom = c[0].toggle("Set β by hand", key="at_beta_custom",
                              value=state.url_value("at_beta", None, float) is not None,
                              help="Off: β = 1/√d_k, the Transformer's choice.")
         beta_in = c[1].number_input("β", 0.001, 1000.0, step=1.0, format="%.3f", key="at_beta",
-                                    value=_url_number("at_beta", 20.0, 0.001, 1000.0),
+                                    value=state.url_number("at_beta", 20.0, 0.001, 1000.0),
                                     disabled=not custom)
         all_queries = c[2].toggle("Also query every stored pattern", key="at_all",
-                                  value=_url_flag("at_all"),
+                                  value=state.url_flag("at_all"),
                                   help="Add one query row per stored pattern, corrupted by the "
                                        "sidebar's settings.")
         T = c[3].slider("Iteration steps T", 1, 50, key="at_T",
-                        value=_url_number("at_T", 10, 1, 50, int))
+                        value=state.url_number("at_T", 10, 1, 50, int))
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             "- With the default **H, O, X** and β = 1/√d = 1/16, every weight in the heatmap is "
@@ -146,7 +128,7 @@ def main() -> None:
         return fig, compare_cache.torch_gap(beta, heads, out, Q, X, X, proj)
 
     with st.spinner("Computing the attention, and asking PyTorch for the same..."):
-        heatmap, tgap = compare_cache.shared("attend|" + att_key, attend)
+        heatmap, tgap = state.shared("attend|" + att_key, attend)
     st.plotly_chart(heatmap, key="at_heatmap", config={"displayModeBar": False})
     st.caption(f"Rows are queries, columns the {ps.N} stored patterns (keys); every row sums to 1"
                + (f". Each of the {heads} heads has its own W_Q, W_K, W_V of {d_k} columns."
@@ -167,7 +149,7 @@ def main() -> None:
                                (1.0 / math.sqrt(ps.d), "… if the step used β = 1/√d instead"))
     if math.isclose(wrong_beta, beta_id):
         wrong_beta, wrong_label = 2 * beta_id, "… if the step used 2β instead"
-    gap, wrong = compare_cache.shared(f"gaps|{att_key}|{wrong_beta!r}", lambda: (
+    gap, wrong = state.shared(f"gaps|{att_key}|{wrong_beta!r}", lambda: (
         compare.hopfield_step_gap(Q, X, beta_id),
         compare.hopfield_step_gap(Q, X, beta_id, hopfield_beta=wrong_beta)))
     m = st.columns(3)
@@ -206,7 +188,7 @@ def main() -> None:
             dist=float(np.max(np.abs(traj.final - ref.final))),
             ref_steps=ref.steps, ref_converged=ref.converged)
 
-    it = compare_cache.shared(
+    it = state.shared(
         "|".join(map(str, ("iterate", PAGE, qkey, "/".join(ps.names), repr(beta_id), int(T)))),
         iterate)
     st.plotly_chart(it["strip"], key="at_strip", config={"displayModeBar": False})

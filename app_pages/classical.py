@@ -1,7 +1,7 @@
 """The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
 import streamlit as st
 
-from ui import dynamics_view, figures, state, widgets
+from ui import dynamics_view, figures, state
 
 PAGE = "classical"
 W_SHOWN = 256  # a larger heatmap is too big to send to the browser on every rerun
@@ -30,11 +30,10 @@ def main() -> None:
         c1, c2, c3, c4 = st.columns(4)
         modes = ["async", "sync"]
         mode = c1.radio("Update", modes, key="cl_mode", horizontal=True,
-                        index=modes.index(state.url_value("mode", "async", str))
-                        if state.url_value("mode", "async", str) in modes else 0,
+                        index=modes.index(state.url_choice("mode", modes, "async")),
                         help="async: one neuron at a time, random order; sync: all at once.")
         temperature = c2.slider("Temperature T", 0.0, 1.0, step=0.05, key="cl_temperature",
-                                value=state.url_value("T", 0.0))
+                                value=state.url_number("T", 0.0, 0.0, 1.0))
         rules = ["hebbian", "storkey", "pseudoinverse"]
         rule = c3.selectbox("Learning rule", rules, key="cl_rule",
                             help="Hebbian is Hopfield's; Storkey and the pseudo-inverse store "

@@ -9,7 +9,7 @@ from hopfield_core import images
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, random_mask, rectangle_mask, \
     show_masked, toggle
 from hopfield_core.presets import photo_names, preset_image
-from ui import et_cache, figures, state, widgets
+from ui import et_cache, figures, widgets
 from ui.widgets import UPLOAD_TYPES
 
 PAGE = "et"

@@ -128,7 +128,7 @@ def world_tab() -> dict:
     left, right = st.columns([3, 2], gap="large")
     with left:
         key = ("world", tuple(map(tuple, P)), beta, float(qx), float(qy), int(max_steps))
-        fig = cache.figure(key, lambda: figs.world(us, vs, E, P, traj.states, click,
+        fig = state.shared(("landscape",) + key, lambda: figs.world(us, vs, E, P, traj.states, click,
                                                    f"E(ξ) at β = {beta:g}"))
         st.plotly_chart(fig, key="ls_world_chart", on_select="rerun", selection_mode="points",
                         config=CHART)
@@ -143,7 +143,7 @@ def world_tab() -> dict:
         m3.metric("Steps taken", traj.steps)
         m4.metric("Ends at", point_text(traj.final))
         st.info(v.sentence([f"x{i + 1}" for i in range(len(P))]))
-        st.plotly_chart(cache.figure(key + ("energy",), lambda: figures.energy_curve(
+        st.plotly_chart(state.shared(("landscape",) + key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="Energy at each step", height=280)),
                         key="ls_world_energy", config=CHART)
     return settings
@@ -204,7 +204,7 @@ def plane_tab(ps) -> dict:
     title = f"E on the {'PCA plane' if mode == 'pca' else 'plane of three patterns'}, β = {beta:g}"
     left, right = st.columns([3, 2], gap="large")
     key = ("plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, int(max_steps))
-    left.plotly_chart(cache.figure(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
+    left.plotly_chart(state.shared(("landscape",) + key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
                                                            title, axes)),
                       key="ls_plane_chart", config=CHART)
     with right:
@@ -219,7 +219,7 @@ def plane_tab(ps) -> dict:
                    "energy (in the hover), usually higher than the colour under its dot. Stored "
                    "patterns on the plane sit in their valleys; the PCA plane of more than three "
                    "patterns passes only near them.")
-        st.plotly_chart(cache.figure(key + ("energy",), lambda: figures.energy_curve(
+        st.plotly_chart(state.shared(("landscape",) + key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="The query's own energy at each step",
                             height=260)),
                         key="ls_plane_energy", config=CHART)
@@ -272,7 +272,7 @@ def slice_tab(ps) -> dict:
     betas = tuple(sorted(float(v) for v in betas))
     ts, E, bars = cache.line_slice(ps.fingerprint, a, b, betas, ps.X)
     key = ("slice", ps.fingerprint, a, b, betas, ps.names[a], ps.names[b])
-    st.plotly_chart(cache.figure(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
+    st.plotly_chart(state.shared(("landscape",) + key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
                                                                ps.names[b])),
                     key="ls_slice_chart", config=CHART)
     cols = st.columns(len(betas))
@@ -372,7 +372,7 @@ def binary_tab() -> dict:
         return figs.state_cloud(ux, uy, cnt, xs[land.minima], land.energies[land.minima],
                                 land.kinds, labels, x_title)
 
-    st.plotly_chart(cache.figure(("cloud", model, patterns_key, xaxis, ref), cloud),
+    st.plotly_chart(state.shared(("landscape", "cloud", model, patterns_key, xaxis, ref), cloud),
                     key="ls_binary_chart", config=CHART)
     left, right = st.columns([3, 2], gap="large")
     left.dataframe(pd.DataFrame({

@@ -156,8 +156,8 @@ def _run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
 
 
 def _plot(where, widget_key: str, key: tuple, build) -> None:
-    """Draw a figure that is built once per (widget_key, key): see modern_cache.figure."""
-    where.plotly_chart(modern_cache.figure(widget_key, key, build), key=widget_key,
+    """Draw a figure that is built once per (widget_key, key): see ui.state.shared."""
+    where.plotly_chart(state.shared(("modern", widget_key, key), build), key=widget_key,
                        config={"displayModeBar": False})
 
 

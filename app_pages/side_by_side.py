@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import Trajectory, analysis, compare, images
-from ui import compare_cache, dynamics_view, figures_compare, state
+from ui import dynamics_view, figures_compare, state
 
 PAGE = "side_by_side"
 MODES = ["async", "sync"]
@@ -13,20 +13,6 @@ VIEWS = ["own scales", "normalised"]
 EASY_LINK = ("side_by_side?presets=" + ",".join(f"letters/{c}" for c in "ABCDEFGH")
              + "&size=12&q_index=0&q_corruption=flip&q_amount=0.2&q_seed=0")
 HARD_LINK = EASY_LINK.replace("size=12", "size=16").replace("q_index=0", "q_index=3")
-
-
-def _url_choice(key: str, options: list, default):
-    value = state.url_value(key, default, str)
-    return value if value in options else default
-
-
-def _url_number(key: str, default, lo, hi, cast=float):
-    """A number from the link, or the default (with a warning) when it is out of range."""
-    value = state.url_value(key, default, cast)
-    if not lo <= value <= hi:  # also false for NaN
-        st.warning(f"The link sets {key} = {value}, outside {lo} to {hi}: using {default} instead.")
-        return default
-    return value
 
 
 def _query_source(qkey: str) -> int | None:
@@ -75,22 +61,22 @@ def main() -> None:
     with st.container(key="controls_side_by_side"):
         c = st.columns([3, 2, 2, 2, 2, 3])
         mode = c[0].radio("Update (binary networks)", MODES, key="sb_mode",
-                          horizontal=True, index=MODES.index(_url_choice("sb_mode", MODES, "async")),
+                          horizontal=True, index=MODES.index(state.url_choice("sb_mode", MODES, "async")),
                           help="async: one neuron at a time in a random order (the energy never "
                                "rises); sync: all neurons at once (may oscillate).")
         degree = c[1].number_input("Degree n (polynomial)", 2, 10, step=1, key="sb_degree",
-                                   value=_url_number("sb_degree", 3, 2, 10, int),
+                                   value=state.url_number("sb_degree", 3, 2, 10, int),
                                    help="n = 2 is the classical network again.")
         exp_beta = c[2].number_input("β (exponential)", 0.05, 10.0, step=0.05, format="%.2f",
-                                     key="sb_exp_beta", value=_url_number("sb_exp_beta", 1.0, 0.05, 10.0))
+                                     key="sb_exp_beta", value=state.url_number("sb_exp_beta", 1.0, 0.05, 10.0))
         beta = c[3].number_input("β (modern)", 0.1, 500.0, step=1.0, format="%.1f", key="sb_beta",
-                                 value=_url_number("sb_beta", 20.0, 0.1, 500.0),
+                                 value=state.url_number("sb_beta", 20.0, 0.1, 500.0),
                                  help="Patterns have unit length, so x·ξ ≤ 1: β sets how sharp "
                                       "the softmax is. Small β averages patterns.")
         max_steps = c[4].number_input("Step limit", 1, 200, step=1, key="sb_steps",
-                                      value=_url_number("sb_steps", 30, 1, 200, int))
+                                      value=state.url_number("sb_steps", 30, 1, 200, int))
         view = c[5].radio("Energy curves", VIEWS, key="sb_view", horizontal=True,
-                          index=VIEWS.index(_url_choice("sb_view", VIEWS, "own scales")),
+                          index=VIEWS.index(state.url_choice("sb_view", VIEWS, "own scales")),
                           help="own scales: one panel per network, each with its own y axis "
                                "(the energies have different units); normalised: "
                                "(E(t) − E(end)) / (E(0) − E(end)) on one axis.")
@@ -133,28 +119,28 @@ def main() -> None:
     # everything below depends only on this key: figures and verdicts are built once per key
     run_key = "|".join(map(str, (PAGE, qkey, qckey, "/".join(ps.names), mode, int(degree),
                                  exp_beta, beta, steps)))
-    verdicts = compare_cache.shared("verdicts|" + run_key, lambda: [
+    verdicts = state.shared("verdicts|" + run_key, lambda: [
         analysis.verdict(n.traj, n.ps.X, binary=n.ps.binary) for n in nets])
 
     st.subheader("The query")
-    query_fig = compare_cache.shared(f"{PAGE}|query|{qkey}|{qckey}", lambda: figures_compare.image_row(
+    query_fig = state.shared(f"{PAGE}|query|{qkey}|{qckey}", lambda: figures_compare.image_row(
         [_picture(q, ps), _picture(qc, pc)], ["binary networks", "modern network"], height=200))
     st.plotly_chart(query_fig, key="sb_query", config={"displayModeBar": False}, width=420)
 
     st.subheader("Where each network ends")
-    finals_fig = compare_cache.shared("finals|" + run_key, lambda: figures_compare.image_row(
+    finals_fig = state.shared("finals|" + run_key, lambda: figures_compare.image_row(
         [dynamics_view.frames_of(n.traj, n.ps)[-1] for n in nets], titles))
     st.plotly_chart(finals_fig, key="sb_finals", config={"displayModeBar": False})
     for col, v, n in zip(st.columns(len(nets)), verdicts, nets):
         with col:
             dynamics_view.VERDICT_STYLE[v.kind](v.sentence(n.ps.names))
     if view == "own scales":
-        fig = compare_cache.shared("energies|" + run_key,
+        fig = state.shared("energies|" + run_key,
                                    lambda: figures_compare.energy_small_multiples(curves, titles))
         caption = ("Energy per step, each panel on its own y scale: the four energies have "
                    "different units, so compare shapes, not heights.")
     else:
-        fig = compare_cache.shared("normalised|" + run_key, lambda: figures_compare.energies_normalised(
+        fig = state.shared("normalised|" + run_key, lambda: figures_compare.energies_normalised(
             [compare.normalised_energies(E) for E in curves], titles))
         caption = ("Energies normalised to 1 at the query and 0 at the end, "
                    "(E(t) − E(end)) / (E(0) − E(end)), so the speeds can be compared on one axis.")

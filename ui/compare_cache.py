@@ -7,26 +7,10 @@ torch is imported inside `torch_attention` only, so the app starts without payin
 """
 from __future__ import annotations
 
-from typing import Callable, TypeVar
-
 import numpy as np
 import streamlit as st
 
 from hopfield_core import compare
-
-T = TypeVar("T")
-
-
-@st.cache_resource(max_entries=256, show_spinner=False)
-def shared(key: str, _make: Callable[[], T]) -> T:
-    """_make(), computed once per `key` and shared read-only by every rerun and session.
-
-    `key` must name everything the result depends on. Meant for figures (st.plotly_chart
-    only reads them: it serialises a copy) and verdicts: rebuilding a Plotly figure costs
-    tens of milliseconds, far more than showing a cached one.
-    """
-    return _make()
-
 
 @st.cache_resource(max_entries=3, show_spinner=False)
 def projections(d_in: int, d_k: int, heads: int, seed: int, tied: bool) -> compare.Projections:

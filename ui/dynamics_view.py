@@ -8,7 +8,7 @@ import streamlit as st
 
 from hopfield_core import analysis, images
 
-from . import figures, widgets
+from . import figures, state, widgets
 from .state import PatternSet
 
 VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.info,
@@ -42,12 +42,13 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "")
         T = traj.steps
         t = widgets.player(page, T, run_key)
         c1, c2, c3 = st.columns([2, 3, 3])
-        c1.plotly_chart(figures.image(frames[t], f"State at step {t}"), key=f"{page}_img",
-                        config={"displayModeBar": False})
-        c2.plotly_chart(figures.energy_curve(traj.energies, t, rises), key=f"{page}_energy",
-                        config={"displayModeBar": False})
-        c3.plotly_chart(figures.overlap_bars(m_all[t], ps.names), key=f"{page}_overlaps",
-                        config={"displayModeBar": False})
+        key = (run_key, t, tuple(ps.names))  # figures are built once per run and step
+        c1.plotly_chart(state.shared(("dyn-image",) + key, lambda: figures.image(
+            frames[t], f"State at step {t}")), key=f"{page}_img", config={"displayModeBar": False})
+        c2.plotly_chart(state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
+            traj.energies, t, rises)), key=f"{page}_energy", config={"displayModeBar": False})
+        c3.plotly_chart(state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
+            m_all[t], ps.names)), key=f"{page}_overlaps", config={"displayModeBar": False})
         st.metric("Energy", f"{traj.energies[t]:.6g}",
                   delta=None if t == 0 else f"{traj.energies[t] - traj.energies[t - 1]:.3g}",
                   delta_color="inverse")

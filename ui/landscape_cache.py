@@ -13,13 +13,6 @@ SLICE_POINTS = 301  # points on t in [-0.25, 1.25]
 SLICE_RANGE = (-0.25, 1.25)
 
 
-@st.cache_resource(max_entries=48, show_spinner=False)
-def figure(key: tuple, _build):
-    """A Plotly figure built once per key (a tuple of small values that fixes every input of
-    `_build`). Shared read-only: st.plotly_chart copies a figure before it serialises it."""
-    return _build()
-
-
 @st.cache_data(max_entries=64, show_spinner=False)
 def world(points: tuple, beta: float, query: tuple, max_steps: int):
     """The 2-D world: (us, vs, E grid, trajectory) for patterns `points` ((x, y), ...)."""

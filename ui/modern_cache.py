@@ -26,11 +26,3 @@ def bound_table(fingerprint: str, beta: float, _X: np.ndarray):
     rb = model.retrieval_bound()
     need = bound_beta(rb.separation, model.N, model.M)
     return rb.separation, rb.bound, rb.satisfied, need, model.M
-
-
-@st.cache_resource(max_entries=512, show_spinner=False)
-def figure(name: str, key: tuple, _build):
-    """A Plotly figure built once per (name, key) and then reused read-only: building one
-    costs tens of milliseconds (mostly the template), drawing a cached one almost nothing.
-    `key` must hold every small value the figure depends on; `_build()` makes it."""
-    return _build()

@@ -193,6 +193,25 @@ def url_value(key: str, default, cast=float):
         return default
 
 
+def url_choice(key: str, options, default):
+    """One of `options` from the link, else the default."""
+    value = url_value(key, default, str)
+    return value if value in options else default
+
+
+def url_number(key: str, default, lo, hi, cast=float):
+    """A number from the link within [lo, hi], else the default (with a warning)."""
+    value = url_value(key, default, cast)
+    if not lo <= value <= hi:  # also false for NaN
+        st.warning(f"The link sets {key} = {value}, outside {lo} to {hi}: using {default} instead.")
+        return default
+    return value
+
+
+def url_flag(key: str) -> bool:
+    return url_value(key, "0", str) in ("1", "true", "True")
+
+
 def publish_url(page_settings: dict | None = None) -> None:
     """Write the settings that define the current demo into the query string."""
     values = {key: setting(key) for key in URL_SETTINGS}
@@ -239,6 +258,17 @@ def _cached_run(kind: str, cfg: tuple, fingerprint: str, query_key: str, run_kwa
 def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
     """A model shared read-only by the reruns that need its weights (never mutated)."""
     return build_model(kind, _X, dict(cfg))
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def shared(key, _make):
+    """_make(), computed once per `key` and shared read-only by every rerun and session.
+
+    `key` (a string or tuple of small values) must name everything the result depends on,
+    page included. Meant for figures (st.plotly_chart serialises a copy, never mutates) and
+    verdicts: rebuilding a Plotly figure costs milliseconds that every rerun would pay.
+    """
+    return _make()
 
 
 def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, query_key: str, **run_kwargs):
