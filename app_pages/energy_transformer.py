@@ -9,7 +9,7 @@ from hopfield_core import images
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, random_mask, rectangle_mask, \
     show_masked, toggle
 from hopfield_core.presets import photo_names, preset_image
-from ui import et_cache, figures, widgets
+from ui import et_cache, figures, state, widgets
 from ui.widgets import UPLOAD_TYPES
 
 PAGE = "et"
@@ -32,11 +32,20 @@ def explain() -> None:
         "step's tokens back into pixels, so you can watch the hole fill in."
     )
     with eq:
-        st.latex(r"g = \gamma\,\frac{x - \bar x}{\sqrt{\mathrm{var}(x) + \epsilon}} + \delta")
+        st.latex(r"g = \gamma\,\frac{x - \overline{x}}{\sqrt{\mathrm{var}(x) + \epsilon}} + \delta")
         st.latex(r"E_{\mathrm{ATT}} = -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
                  r"e^{\beta\, (W_K^h g_B)^\top (W_Q^h g_C)}")
         st.latex(r"E_{\mathrm{HN}} = -\tfrac12 \sum_B \sum_\mu \mathrm{relu}(\xi_\mu^\top g_B)^2")
         st.latex(r"x \leftarrow x - \alpha\, \frac{\partial (E_{\mathrm{ATT}} + E_{\mathrm{HN}})}{\partial g}")
+    with st.expander("Try this", expanded=not state.presenter()):
+        st.markdown(
+            "- Keep the *astronaut*, choose **rectangle** and hide rows 2 to 6 and columns 2 to 6 "
+            "(the face): press **Play** and watch the hole fill in while all three energies fall.\n"
+            "- With a **random** mask, slide the hidden share from 0.3 to 0.9: the ET's error grows "
+            "but stays below the mean-fill yardstick until almost nothing is left to go on.\n"
+            "- Choose **click patches**, press *Hide none*, then hide a single patch: one token "
+            "is rebuilt from its neighbours by attention alone."
+        )
     st.caption("Compare: a modern Hopfield step moves one query towards fixed stored patterns, "
                r"$\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)$; attention is that step with "
                "projections; the ET descends an energy in which all tokens attend to each other.")
@@ -112,6 +121,7 @@ def main() -> None:
     if image is None:
         st.info("Choose a preset photo or upload one to begin.")
         return
+    st.caption(f"Hidden: {int(mask.sum())} of {GRID * GRID} patches.")
     if not mask.any():
         st.warning("Nothing is hidden: hide some patches to see the model fill them in.")
     out, seconds = et_cache.complete(device, image_key, hashlib.sha1(mask.tobytes()).hexdigest(),

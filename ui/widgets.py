@@ -206,6 +206,10 @@ def player(page: str, T: int, run_key: str) -> int:
         cols[3].button("Play", icon=":material/play_arrow:", key=f"{page}_play", on_click=_play, args=(page, T),
                        disabled=T == 0, width="stretch")
     cols[4].markdown(f"**step {t} of {T}**")
+    if T > 0:
+        st.session_state[f"{page}_scrub"] = t
+        st.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",
+                  on_change=lambda: _set_t(page, st.session_state[f"{page}_scrub"]))
     return t
 
 

@@ -76,7 +76,8 @@ def pick_device(device: str | torch.device | None = None) -> torch.device:
 
 
 def load_pretrained(device: str | torch.device | None = None,
-                    directory: Path = checkpoint.ASSET_DIR) -> ETCompleter:
-    """The shipped ET on CUDA, else Apple MPS, else CPU (or the device named)."""
+                    directory: Path | None = None) -> ETCompleter:
+    """The shipped ET (assets/et/, or `directory`) on CUDA, else Apple MPS, else CPU,
+    or on the device named."""
     dev = pick_device(device)
-    return ETCompleter(checkpoint.load(directory, device="cpu"), dev)
+    return ETCompleter(checkpoint.load(directory or checkpoint.ASSET_DIR, device="cpu"), dev)

@@ -42,8 +42,9 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
 @pytest.mark.parametrize("path", ["dense", "modern", "landscape", "side_by_side", "attention"])
 def test_every_other_page_renders_its_charts(page, server, path):
     goto(page, server, path)
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    wait_idle(page)
     assert_healthy(page)
-    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 1
     step = page.get_by_role("button", name=re.compile("^(step )?Step$", re.I))
     if step.count():
         step.first.click()
@@ -59,3 +60,30 @@ def test_presenter_mode_hides_the_controls(page, server):
     assert page.locator('[class*="st-key-controls"]').first.is_hidden()
     assert page.get_by_role("button", name=re.compile("Step")).first.is_visible()
     shot(page, "classical_presenter")
+
+
+def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path):
+    goto(page, server, "energy_transformer")
+    main = page.get_by_test_id("stMainBlockContainer")
+    main.get_by_text("upload", exact=True).click()
+    wait_idle(page)
+    img = tmp_path / "my_photo.png"
+    img.write_bytes(encode(photo(80, 60, seed=3), "PNG"))
+    page.locator('[data-testid="stMain"] input[type="file"]').first.set_input_files(str(img))
+    page.wait_for_function("() => document.body.innerText.includes('Masked-patch MSE, ET')", timeout=60_000)
+    main.get_by_text("click patches", exact=True).click()
+    page.wait_for_function("() => document.body.innerText.includes('Click a patch to hide or show it')")
+    wait_idle(page)
+    before = re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1)
+    frame = page.frame_locator('iframe[title*="streamlit_image_coordinates"]').first
+    frame.locator("img").click(position={"x": 20, "y": 20})  # the top-left patch
+    page.wait_for_function(f"() => !document.body.innerText.includes('Hidden: {before} of 64')",
+                           timeout=30_000)
+    wait_idle(page)
+    after = int(re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1))
+    assert abs(after - int(before)) == 1
+    page.get_by_role("button", name=re.compile("^Run$")).first.click()
+    page.wait_for_function("() => /step 8 of 8/.test(document.body.innerText)")
+    wait_idle(page)
+    assert_healthy(page)
+    shot(page, "energy_transformer")

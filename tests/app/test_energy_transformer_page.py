@@ -1,0 +1,85 @@
+"""The Energy Transformer page: preset, masks, run, frames, yardstick, device, bad input."""
+import numpy as np
+import pytest
+from conftest import open_app
+
+from hopfield_core.et import load_pretrained
+from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask
+from hopfield_core.presets import preset_image
+from tests.badfiles import encode, photo
+
+
+@pytest.fixture(scope="module")
+def et():
+    return load_pretrained("cpu")
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_preset_random_mask_run_and_scrub(et):
+    at = open_app("energy_transformer")
+    assert at.radio(key="et_source").value == "preset photo"
+    name = at.selectbox(key="et_photo").value
+    img = preset_image("photos", name, 32)
+    mask = random_mask(8, 0.5, 0)
+    ref = et.complete(img, mask)
+    T = len(ref.energies) - 1
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, 4):.4f}"
+    assert metric(at, "Mean-fill MSE") == f"{masked_patch_mse(mean_fill(img, mask, 4), img, mask, 4):.4f}"
+    assert metric(at, "Device") == "CPU"
+    at.button(key="et_run_all").click().run()
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, 4):.4f}"
+    assert float(metric(at, "Masked-patch MSE, ET")) < float(metric(at, "Mean-fill MSE"))
+    at.slider(key="et_scrub").set_value(2).run()
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[2], img, mask, 4):.4f}"
+    assert any(f"step 2 of {T}" in m.value for m in at.markdown)
+    assert not at.exception
+
+
+def test_rectangle_mask_and_other_seed(et):
+    at = open_app("energy_transformer")
+    at.radio(key="et_mask_mode").set_value("rectangle").run()
+    at.slider(key="et_rows").set_value((0, 4)).run()
+    at.slider(key="et_cols").set_value((0, 8)).run()
+    img = preset_image("photos", at.selectbox(key="et_photo").value, 32)
+    mask = rectangle_mask(8, 0, 0, 4, 8)
+    ref = et.complete(img, mask)
+    at.button(key="et_run_all").click().run()
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, 4):.4f}"
+
+
+def test_an_upload_is_cropped_and_a_bad_one_explained():
+    at = open_app("energy_transformer")
+    at.radio(key="et_source").set_value("upload").run()
+    assert any("Choose a preset photo or upload one" in i.value for i in at.info)
+    at.file_uploader(key="et_upload").set_value(("doc.png", b"%PDF-1.4", "image/png")).run()
+    assert any("doc.png: This file is a PDF document" in e.value for e in at.error)
+    at.file_uploader(key="et_upload").set_value(("wide.png", encode(photo(90, 30), "PNG"), "image/png")).run()
+    assert not at.exception and not at.error
+    assert metric(at, "Device") == "CPU"
+
+
+def test_nothing_hidden_is_explained():
+    at = open_app("energy_transformer")
+    at.slider(key="et_ratio").set_value(0.05).run()
+    assert not at.exception
+    at.radio(key="et_mask_mode").set_value("rectangle").run()
+    at.slider(key="et_rows").set_value((3, 3)).run()
+    assert any("Nothing is hidden" in w.value for w in at.warning)
+
+
+def test_a_broken_checkpoint_keeps_the_rest_of_the_app_running(monkeypatch, tmp_path):
+    from hopfield_core.et import checkpoint
+    monkeypatch.setattr(checkpoint, "ASSET_DIR", tmp_path)  # an empty folder: no weights
+    import ui.et_cache
+    ui.et_cache.load_et.clear()
+    try:
+        at = open_app("energy_transformer")
+        assert any("The Energy Transformer is unavailable" in e.value and "missing" in e.value
+                   for e in at.error)
+        at.switch_page("app_pages/classical.py").run()
+        assert not at.exception and at.metric
+    finally:
+        ui.et_cache.load_et.clear()
