@@ -42,13 +42,14 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "")
         T = traj.steps
         t = widgets.player(page, T, run_key)
         c1, c2, c3 = st.columns([2, 3, 3])
-        key = (run_key, t, tuple(ps.names))  # figures are built once per run and step
+        h = 460 if state.presenter() else 300  # larger for a projector
+        key = (run_key, t, tuple(ps.names), h)  # figures are built once per run and step
         c1.plotly_chart(state.shared(("dyn-image",) + key, lambda: figures.image(
-            frames[t], f"State at step {t}")), key=f"{page}_img", config={"displayModeBar": False})
+            frames[t], f"State at step {t}", h)), key=f"{page}_img", config={"displayModeBar": False})
         c2.plotly_chart(state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
-            traj.energies, t, rises)), key=f"{page}_energy", config={"displayModeBar": False})
+            traj.energies, t, rises, height=h)), key=f"{page}_energy", config={"displayModeBar": False})
         c3.plotly_chart(state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
-            m_all[t], ps.names)), key=f"{page}_overlaps", config={"displayModeBar": False})
+            m_all[t], ps.names, height=h)), key=f"{page}_overlaps", config={"displayModeBar": False})
         st.metric("Energy", f"{traj.energies[t]:.6g}",
                   delta=None if t == 0 else f"{traj.energies[t] - traj.energies[t - 1]:.3g}",
                   delta_color="inverse")

@@ -147,7 +147,7 @@ PRESENTER_CSS = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [class*="st-key-controls"] { display: none !important; }
-.block-container { max-width: 100% !important; padding-top: 1.5rem !important; }
+.block-container { max-width: 100% !important; padding-top: 3.5rem !important; }
 html, body, [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li
   { font-size: 1.35rem !important; }
 h1 { font-size: 3rem !important; }
@@ -217,9 +217,15 @@ def animated(page: str, body) -> None:
     """Run `body()` as a fragment that the browser re-runs every PLAY_INTERVAL_S while
     playing: each tick advances the cursor one step, without rerunning the whole page."""
     playing = st.session_state.get(f"{page}_playing", False)
+    st.session_state[f"{page}_timer"] = playing  # whether this fragment gets a timer
 
     def tick():
-        if st.session_state.get(f"{page}_playing", False):
+        now = st.session_state.get(f"{page}_playing", False)
+        if now != st.session_state.get(f"{page}_timer"):
+            # Play or Pause was pressed inside the fragment: only a full rerun can start
+            # or stop the fragment's timer
+            st.rerun(scope="app")
+        if now:
             st.session_state[_cursor(page)] = st.session_state.get(_cursor(page), 0) + 1
         body()
 

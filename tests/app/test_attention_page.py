@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core import ModernHopfield, compare, hopfield_attention
 from hopfield_core.images import corrupt, resize, to_continuous

@@ -1,6 +1,6 @@
 """The classical page: store, corrupt, step, run; verdicts, energies, URL state, bad uploads."""
 import numpy as np
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core import ClassicalHopfield
 from hopfield_core.images import corrupt, to_bipolar, resize

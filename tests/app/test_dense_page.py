@@ -2,7 +2,7 @@
 import math
 
 import numpy as np
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory
 from hopfield_core.analysis import verdict

@@ -1,7 +1,7 @@
 """The Energy Transformer page: preset, masks, run, frames, yardstick, device, bad input."""
 import numpy as np
 import pytest
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core.et import load_pretrained
 from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask

@@ -1,5 +1,5 @@
 """The app starts and the home page says what it is."""
-from conftest import open_app
+from tests.app.conftest import open_app
 
 
 def test_home_page_renders_without_exceptions():

@@ -1,7 +1,7 @@
 """The energy-landscape page: every tab renders, the numbers it shows equal the core's for the
 same settings, links seed the widgets, clicks move the query, bad table entries are explained."""
 import numpy as np
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield, analysis
 from hopfield_core import landscape as L

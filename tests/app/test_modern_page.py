@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core import ModernHopfield, fixed_point_kind, k90
 from hopfield_core.images import corrupt, resize, to_continuous

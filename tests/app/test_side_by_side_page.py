@@ -3,7 +3,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import open_app
+from tests.app.conftest import open_app
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
 from hopfield_core.analysis import verdict

@@ -2,7 +2,7 @@
 import re
 
 import pytest
-from conftest import assert_healthy, goto, shot, wait_idle
+from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
 
 from tests.badfiles import encode, photo
 
@@ -35,6 +35,14 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
     page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
     wait_idle(page)
     assert page.locator('[data-testid="stPlotlyChart"]').count() >= 3
+    # Play: the browser re-runs the view on a timer until the last step
+    page.get_by_role("button", name=re.compile("^Reset$")).first.click()
+    page.wait_for_function("() => /step 0 of \\d+/.test(document.body.innerText)")
+    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    page.wait_for_function("() => { const m = document.body.innerText.match(/step (\\d+) of (\\d+)/);"
+                           " return m && m[1] === m[2]; }", timeout=30_000)
+    wait_idle(page)
+    assert page.get_by_text(re.compile("Retrieved pattern")).count() >= 1
     assert_healthy(page)
     shot(page, "classical")
 
@@ -56,22 +64,22 @@ def test_every_other_page_renders_its_charts(page, server, path):
 
 def test_presenter_mode_hides_the_controls(page, server):
     goto(page, server, "classical?presenter=1")
+    page.get_by_role("button", name=re.compile("^Step$")).first.wait_for(timeout=30_000)
     assert page.locator('[data-testid="stSidebar"]').is_hidden()
     assert page.locator('[class*="st-key-controls"]').first.is_hidden()
-    assert page.get_by_role("button", name=re.compile("Step")).first.is_visible()
+    assert page.get_by_role("button", name=re.compile("^Step$")).first.is_visible()
     shot(page, "classical_presenter")
 
 
 def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path):
     goto(page, server, "energy_transformer")
-    main = page.get_by_test_id("stMainBlockContainer")
-    main.get_by_text("upload", exact=True).click()
+    page.get_by_role("radiogroup", name="Image").get_by_text("upload", exact=True).click()
     wait_idle(page)
     img = tmp_path / "my_photo.png"
     img.write_bytes(encode(photo(80, 60, seed=3), "PNG"))
     page.locator('[data-testid="stMain"] input[type="file"]').first.set_input_files(str(img))
     page.wait_for_function("() => document.body.innerText.includes('Masked-patch MSE, ET')", timeout=60_000)
-    main.get_by_text("click patches", exact=True).click()
+    page.get_by_role("radiogroup", name="Mask").get_by_text("click patches", exact=True).click()
     page.wait_for_function("() => document.body.innerText.includes('Click a patch to hide or show it')")
     wait_idle(page)
     before = re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1)
