@@ -151,6 +151,7 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 html, body, [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li
   { font-size: 1.35rem !important; }
 h1 { font-size: 3rem !important; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.8rem !important; }
 </style>
 """
 
