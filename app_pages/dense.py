@@ -38,6 +38,23 @@ def _flag(raw: str) -> bool:
     raise ValueError(raw)
 
 
+def _whole_number(params, key: str, what: str, using: str, default: int, lo: int, hi: int,
+                  msgs: list[str]) -> int:
+    """A whole number from the link, clamped to [lo, hi]; a sentence in msgs when changed."""
+    if key not in params:
+        return default
+    try:
+        value = int(params[key])
+    except ValueError:
+        msgs.append(f"The link's {what}{params[key]!r} is not a whole number; using {using}{default}.")
+        return default
+    if not lo <= value <= hi:
+        clamped = min(max(value, lo), hi)
+        msgs.append(f"The link's {what}{value} is outside {lo} to {hi}; using {using}{clamped}.")
+        return clamped
+    return value
+
+
 def _seed_widgets() -> list[str]:
     """Once per visit of the page: the widgets start from the link's values (or defaults).
     Returns a sentence for every value of the link that could not be used as it was."""
@@ -58,20 +75,8 @@ def _seed_widgets() -> list[str]:
         raw = "polynomial"
     seed("dn_interaction", raw)
 
-    degree = DEFAULT_DEGREE
-    if "n" in params:
-        try:
-            degree = int(params["n"])
-        except ValueError:
-            msgs.append(f"The link's degree n = {params['n']!r} is not a whole number; using "
-                        f"n = {DEFAULT_DEGREE}.")
-        else:
-            if not MIN_DEGREE <= degree <= MAX_DEGREE:
-                clamped = min(max(degree, MIN_DEGREE), MAX_DEGREE)
-                msgs.append(f"The link's degree n = {degree} is outside {MIN_DEGREE} to "
-                            f"{MAX_DEGREE}; using n = {clamped}.")
-                degree = clamped
-    seed("dn_degree", degree)
+    seed("dn_degree", _whole_number(params, "n", "degree n = ", "n = ", DEFAULT_DEGREE,
+                                    MIN_DEGREE, MAX_DEGREE, msgs))
 
     beta = DEFAULT_BETA
     if "beta" in params:
@@ -103,20 +108,8 @@ def _seed_widgets() -> list[str]:
         mode = "async"
     seed("dn_mode", mode)
 
-    steps = DEFAULT_STEPS
-    if "steps" in params:
-        try:
-            steps = int(params["steps"])
-        except ValueError:
-            msgs.append(f"The link's step limit {params['steps']!r} is not a whole number; "
-                        f"using {DEFAULT_STEPS}.")
-        else:
-            if not MIN_STEPS <= steps <= MAX_STEPS:
-                clamped = min(max(steps, MIN_STEPS), MAX_STEPS)
-                msgs.append(f"The link's step limit {steps} is outside {MIN_STEPS} to "
-                            f"{MAX_STEPS}; using {clamped}.")
-                steps = clamped
-    seed("dn_steps", steps)
+    seed("dn_steps", _whole_number(params, "steps", "step limit ", "", DEFAULT_STEPS,
+                                   MIN_STEPS, MAX_STEPS, msgs))
     return msgs
 
 
