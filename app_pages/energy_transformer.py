@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
-from hopfield_core import images
+from hopfield_core import analysis, images
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, random_mask, rectangle_mask, \
     show_masked, toggle
 from hopfield_core.presets import photo_names, preset_image
@@ -151,7 +151,7 @@ def main() -> None:
         m[1].metric("Mean-fill MSE", f"{masked_patch_mse(mean_fill(image, mask, PATCH), image, mask, PATCH):.4f}")
         m[2].metric("Device", device.upper())
         m[3].metric("Completion took", f"{seconds * 1000:.0f} ms")
-        if np.any(np.diff(out.energies) > 0):
+        if analysis.energy_rises(out.energies).size:
             st.warning("The energy rose at some step for this image: the step size is too large "
                        "for it.")
         widgets.stop_if_done(PAGE, t, T)

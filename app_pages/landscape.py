@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from hopfield_core import analysis, images
+from hopfield_core import analysis, images, metastable
 from hopfield_core import landscape as core
 from ui import figures, state
 from ui import figures_landscape as figs
@@ -22,8 +22,9 @@ MODERN_ENERGY = (r"E(\xi) = -\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\
 
 
 def nearest_beta(value: float) -> float:
-    """Snap a beta from the URL to the log scale the slider offers."""
-    return min(BETAS, key=lambda b: abs(np.log(b) - np.log(max(value, 1e-9))))
+    """Snap a beta from the URL to the log scale the slider offers (the smallest for a
+    value that is not a positive number)."""
+    return metastable.snap(value, BETAS) if np.isfinite(value) and value > 0 else BETAS[0]
 
 
 def beta_slider(label: str, key: str, url_key: str, default: float, help: str) -> float:
