@@ -1,6 +1,11 @@
 """Home: what the app is, the road from Hopfield 1982 to the Transformer, how to start."""
 import streamlit as st
 
+PAGES = [("classical", "Classical network"), ("dense", "Dense associative memory"),
+         ("modern", "Modern network & metastable states"), ("landscape", "Energy landscape"),
+         ("side_by_side", "Side by side"), ("attention", "The attention limit"),
+         ("energy_transformer", "Energy Transformer")]
+
 
 def main() -> None:
     st.title("Hopfield energy landscapes")
@@ -46,6 +51,9 @@ def main() -> None:
         "4. Store more patterns than the classical network can hold, and see which network "
         "still retrieves them."
     )
+    cols = st.columns(4)
+    for i, (path, label) in enumerate(PAGES):
+        cols[i % 4].page_link(f"app_pages/{path}.py", label=label)
 
 
 main()
