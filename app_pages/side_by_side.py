@@ -1,10 +1,9 @@
 """Side by side: every Hopfield variant on the same stored patterns and the same corrupted query."""
 from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
-from hopfield_core import Trajectory, analysis, compare, images
+from hopfield_core import Trajectory, analysis, compare
 from ui import dynamics_view, figures_compare, state
 
 PAGE = "side_by_side"
@@ -29,12 +28,6 @@ class Net:
     settings: str
     ps: state.PatternSet  # the binary or the continuous patterns it stores
     traj: Trajectory
-
-
-def _picture(x: np.ndarray, p: state.PatternSet) -> np.ndarray:
-    """One state as an image, on the same grey scale as dynamics_view.frames_of."""
-    lo, hi = (-1.0, 1.0) if p.binary else (float(p.X.min()), float(p.X.max()))
-    return images.to_image(x, p.shape, lo, hi)
 
 
 def main() -> None:
@@ -124,7 +117,7 @@ def main() -> None:
 
     st.subheader("The query")
     query_fig = state.shared(f"{PAGE}|query|{qkey}|{qckey}", lambda: figures_compare.image_row(
-        [_picture(q, ps), _picture(qc, pc)], ["binary networks", "modern network"], height=200))
+        [dynamics_view.picture(q, ps), dynamics_view.picture(qc, pc)], ["binary networks", "modern network"], height=200))
     st.plotly_chart(query_fig, key="sb_query", config={"displayModeBar": False}, width=420)
 
     st.subheader("Where each network ends")

@@ -16,10 +16,18 @@ VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.in
                  "cycle": st.error, "not converged": st.warning}
 
 
+def picture(states: np.ndarray, ps: PatternSet) -> np.ndarray:
+    """States (d,) or (T, d) as images on the store's grey scale: [-1, 1] for binary
+    patterns, the patterns' own range for continuous ones."""
+    lo, hi = (-1.0, 1.0) if ps.binary else (float(ps.X.min()), float(ps.X.max()))
+    S = np.asarray(states)
+    if S.ndim == 1:
+        return images.to_image(S, ps.shape, lo, hi)
+    return np.stack([images.to_image(s, ps.shape, lo, hi) for s in S])
+
+
 def frames_of(traj, ps: PatternSet) -> np.ndarray:
-    vmin = -1.0 if ps.binary else float(ps.X.min())
-    vmax = 1.0 if ps.binary else float(ps.X.max())
-    return np.stack([images.to_image(s, ps.shape, vmin, vmax) for s in traj.states])
+    return picture(traj.states, ps)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
