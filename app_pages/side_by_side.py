@@ -14,12 +14,6 @@ EASY_LINK = ("side_by_side?presets=" + ",".join(f"letters/{c}" for c in "ABCDEFG
 HARD_LINK = EASY_LINK.replace("size=12", "size=16").replace("q_index=0", "q_index=3")
 
 
-def _query_source(qkey: str) -> int | None:
-    """The stored pattern the query was made from (None for an uploaded query)."""
-    source = qkey.split("|", 1)[0]
-    return int(source.split("/", 1)[1]) if source.startswith("pattern/") else None
-
-
 @dataclass(frozen=True)
 class Net:
     """One column of the comparison: a finished run and how to read it."""
@@ -140,7 +134,7 @@ def main() -> None:
     st.plotly_chart(fig, key="sb_energies", config={"displayModeBar": False})
     st.caption(caption)
 
-    target = _query_source(qkey)
+    target = state.query_source(ps)
     st.subheader("Summary")
     st.dataframe({
         "Network": titles,

@@ -134,14 +134,21 @@ def patterns(binary: bool = True) -> PatternSet:
 
 # ---------------------------------------------------------------- the query
 
+def query_source(ps: PatternSet) -> int | None:
+    """The stored pattern the query is made from, or None for an uploaded query image."""
+    if st.session_state.get("q_upload") is not None:
+        return None
+    return min(int(setting("q_index")), ps.N - 1)
+
+
 def query(ps: PatternSet) -> tuple[np.ndarray, str]:
     """The corrupted query for the current settings, and a short key that identifies it."""
     upload = st.session_state.get("q_upload")
-    if upload is not None:
+    i = query_source(ps)
+    if i is None:
         clean = to_pattern(upload, ps.binary)
         source = "upload/" + hashlib.sha1(upload.tobytes()).hexdigest()[:8]
     else:
-        i = min(int(setting("q_index")), ps.N - 1)
         clean = ps.X[i]
         source = f"pattern/{i}"
     kind, amount, seed = str(setting("q_corruption")), float(setting("q_amount")), int(setting("q_seed"))
