@@ -1,5 +1,4 @@
 """The Energy Transformer page: preset, masks, run, frames, yardstick, device, bad input."""
-import numpy as np
 import pytest
 from tests.app.conftest import open_app
 
