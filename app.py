@@ -1,9 +1,12 @@
 """Hopfield energy landscapes: the entry point. Run with `streamlit run app.py`."""
 import streamlit as st
 
-from ui import state, widgets
+from ui import boot
 
 st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", layout="wide")
+boot.warm()  # first: heavy imports and the ET weights, once per process, never raced
+
+from ui import state, widgets  # noqa: E402  (after the warm-up, by design)
 
 pages = [
     st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
@@ -21,4 +24,5 @@ page = st.navigation(pages)
 state.init_from_url()
 widgets.sidebar()
 widgets.apply_presenter_mode()
+widgets.link_messages()
 page.run()

@@ -6,6 +6,7 @@ import streamlit as st
 
 from hopfield_core import capacity, images
 from ui import dense_cache, dynamics_view, exports, state
+from ui.text import quoted
 
 PAGE = "dense"
 INTERACTIONS = ["polynomial", "exponential"]
@@ -46,7 +47,7 @@ def _whole_number(params, key: str, what: str, using: str, default: int, lo: int
     try:
         value = int(params[key])
     except ValueError:
-        msgs.append(f"The link's {what}{params[key]!r} is not a whole number; using {using}{default}.")
+        msgs.append(f"The link's {what}{quoted(params[key])} is not a whole number; using {using}{default}.")
         return default
     if not lo <= value <= hi:
         clamped = min(max(value, lo), hi)
@@ -70,7 +71,7 @@ def _seed_widgets() -> list[str]:
 
     raw = params.get("interaction", "polynomial")
     if raw not in INTERACTIONS:
-        msgs.append(f"The link asks for interaction {raw!r}; choose polynomial or exponential. "
+        msgs.append(f"The link asks for interaction {quoted(raw)}; choose polynomial or exponential. "
                     "Using polynomial.")
         raw = "polynomial"
     seed("dn_interaction", raw)
@@ -85,7 +86,7 @@ def _seed_widgets() -> list[str]:
             if not (math.isfinite(asked) and asked > 0):
                 raise ValueError
         except ValueError:
-            msgs.append(f"The link's beta = {params['beta']!r} is not a positive number; using "
+            msgs.append(f"The link's beta = {quoted(params['beta'])} is not a positive number; using "
                         f"beta = {DEFAULT_BETA:g}.")
         else:
             beta = min(BETAS, key=lambda b: abs(math.log(b / asked)))
@@ -99,12 +100,12 @@ def _seed_widgets() -> list[str]:
         try:
             rectified = _flag(params["rect"])
         except ValueError:
-            msgs.append(f"The link's rect = {params['rect']!r} should be 0 or 1; using 0.")
+            msgs.append(f"The link's rect = {quoted(params['rect'])} should be 0 or 1; using 0.")
     seed("dn_rectified", rectified)
 
     mode = params.get("mode", "async")
     if mode not in MODES:
-        msgs.append(f"The link's update mode {mode!r} should be async or sync; using async.")
+        msgs.append(f"The link's update mode {quoted(mode)} should be async or sync; using async.")
         mode = "async"
     seed("dn_mode", mode)
 

@@ -10,6 +10,7 @@ from hopfield_core.et.masks import mean_fill, masked_patch_mse, random_mask, rec
     show_masked, toggle
 from hopfield_core.presets import photo_names, preset_image
 from ui import et_cache, figures, state, widgets
+from ui.text import quoted
 from ui.widgets import UPLOAD_TYPES
 
 PAGE = "et"
@@ -61,11 +62,15 @@ def pick_image() -> tuple[np.ndarray | None, str]:
     if up is None:
         return None, ""
     try:
-        img = images.resize(images.load_image(up.getvalue()), (SIZE, SIZE))
+        key = state.upload_key(up)
     except images.ImageError as e:
-        st.error(f"{up.name}: {e}")
+        st.error(f"{quoted(up.name)}: {e}")
         return None, ""
-    return img, "upload/" + hashlib.sha1(img.tobytes()).hexdigest()[:12]
+    found = state.stored_upload(key)
+    if found is None:
+        st.error(state.missing_upload(key))
+        return None, ""
+    return images.resize(found[1], (SIZE, SIZE)), key
 
 
 def pick_mask(image: np.ndarray) -> np.ndarray:
@@ -117,6 +122,8 @@ def main() -> None:
     model, error = et_cache.load_et(device)
     if model is None:
         st.error(f"The Energy Transformer is unavailable: {error} The other pages still work.")
+        st.button("Retry", key="et_retry", icon=":material/refresh:",
+                  help="Load the weights again (after they have been restored or retrained).")
         return
     if image is None:
         st.info("Choose a preset photo or upload one to begin.")

@@ -9,6 +9,7 @@ from hopfield_core import landscape as core
 from ui import figures, state
 from ui import figures_landscape as figs
 from ui import landscape_cache as cache
+from ui.text import escaped
 
 PAGE = "landscape"
 CHART = {"displayModeBar": False}
@@ -57,7 +58,7 @@ def initial_points() -> pd.DataFrame:
                 cells = [r.split(",") for r in raw.split(";") if r.strip()]
                 rows = [tuple(r) for r in core.parse_points(cells)]
             except ValueError as e:
-                rows, note = DEFAULT_POINTS, f"The link's patterns could not be read ({e}) "
+                rows, note = DEFAULT_POINTS, f"The link's patterns could not be read ({escaped(e)}) "
         st.session_state._ls_points_initial = pd.DataFrame(rows, columns=["x", "y"], dtype=float)
         st.session_state._ls_points_note = note
     return st.session_state._ls_points_initial
@@ -121,7 +122,7 @@ def world_tab() -> dict:
     try:
         P = core.parse_points(rows)
     except ValueError as e:
-        st.error(f"{e}", icon=":material/edit_note:")
+        st.error(escaped(e), icon=":material/edit_note:")  # it may repeat a typed cell
         return settings
     settings["pts"] = ";".join(f"{x:g},{y:g}" for x, y in P)
     us, vs, E, traj = cache.world(tuple(map(tuple, P)), beta, (float(qx), float(qy)), int(max_steps))

@@ -7,6 +7,7 @@ from hopfield_core import fixed_point_kind, images, k90
 from hopfield_core.metastable import (kind_ranges, log_grid, representative_betas,
                                       retrieval_radius, snap)
 from ui import dynamics_view, figures, figures_modern, modern_cache, state
+from ui.text import quoted
 
 PAGE = "modern"
 BETAS = [float(b) for b in log_grid(0.1, 1e4)]  # 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, ... 1e4
@@ -33,12 +34,12 @@ def _url_settings() -> tuple[float, float, int, list[str]]:
     if raw is not None:
         value = state.url_value("beta", math.nan, float)
         if not (math.isfinite(value) and value > 0):
-            notes.append(f"The link's beta = {raw!r} is not a positive number: using "
+            notes.append(f"The link's beta = {quoted(raw)} is not a positive number: using "
                          f"beta = {_fmt_beta(DEFAULT_BETA)}.")
         else:
             beta = snap(value, BETAS)
             if not math.isclose(beta, value, rel_tol=1e-9):
-                notes.append(f"The link's beta = {raw} is shown as the nearest value on the "
+                notes.append(f"The link's beta = {quoted(raw)} is shown as the nearest value on the "
                              f"slider, beta = {_fmt_beta(beta)} (from {_fmt_beta(BETAS[0])} "
                              f"to {_fmt_beta(BETAS[-1])}).")
     raw = st.query_params.get("gamma")
@@ -46,7 +47,7 @@ def _url_settings() -> tuple[float, float, int, list[str]]:
     if raw is not None:
         value = state.url_value("gamma", math.nan, float)
         if not (math.isfinite(value) and 0 < value <= 1):
-            notes.append(f"The link's step size gamma = {raw!r} is not in (0, 1]: using "
+            notes.append(f"The link's step size gamma = {quoted(raw)} is not in (0, 1]: using "
                          f"gamma = {DEFAULT_GAMMA:g}.")
         else:
             gamma = max(0.01, round(value, 2))
@@ -55,7 +56,7 @@ def _url_settings() -> tuple[float, float, int, list[str]]:
     if raw is not None:
         value = state.url_value("steps", -1, int)
         if not 1 <= value <= MAX_STEPS:
-            notes.append(f"The link's step limit = {raw!r} is not a whole number from 1 to "
+            notes.append(f"The link's step limit = {quoted(raw)} is not a whole number from 1 to "
                          f"{MAX_STEPS}: using {DEFAULT_STEPS}.")
         else:
             steps = value

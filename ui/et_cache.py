@@ -8,13 +8,21 @@ import streamlit as st
 
 
 @st.cache_resource(show_spinner="Loading the Energy Transformer...")
+def _load(device: str):
+    """The shipped model on `device`, shared read-only by every session (complete() never
+    changes its weights). A load that fails raises, and Streamlit caches no exception:
+    the next rerun (the page's Retry button) tries again."""
+    from hopfield_core.et import load_pretrained
+
+    return load_pretrained(device)
+
+
 def load_et(device: str):
-    """The shipped model on `device`, or the sentence that says why it cannot load.
-    Shared by every session, read-only (complete() never changes its weights)."""
-    from hopfield_core.et import CheckpointError, load_pretrained
+    """(model, None), or (None, the sentence that says why it cannot load)."""
+    from hopfield_core.et import CheckpointError
 
     try:
-        return load_pretrained(device), None
+        return _load(device), None
     except CheckpointError as e:
         return None, str(e)
 

@@ -15,6 +15,9 @@ import streamlit as st
 from hopfield_core import images
 from hopfield_core.presets import preset_groups, preset_image
 
+from . import uploads
+from .text import quoted, safe_name
+
 SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
 MAX_PATTERNS = 40       # the store's cap: beyond it the pages stop being instant
 DEFAULT_PRESETS = ("letters/H", "letters/O", "letters/X")
@@ -37,7 +40,7 @@ VALID = {
 
 @dataclass(frozen=True)
 class Stored:
-    key: str           # "letters/H", or "upload/<sha1>" for an uploaded image
+    key: str           # "letters/H", or "upload/<digest>" for an uploaded image (ui.uploads)
     name: str          # what the page shows
     image: np.ndarray  # (SOURCE_SIZE, SOURCE_SIZE, 3) in [0, 1]
 
@@ -73,17 +76,58 @@ def add_preset(key: str) -> str | None:
     """Store a preset by "group/name"; returns a message when it cannot be stored."""
     group, _, name = key.partition("/")
     if name not in preset_groups().get(group, []):
-        return f"There is no preset called {key!r}."
+        return f"There is no preset called {quoted(key)}."
     img = preset_image(group, name, SOURCE_SIZE)
     return _add(Stored(key, name, img))
 
 
+def keep_upload(filename: str, data: bytes) -> str:
+    """Decode an uploaded file once (the on-disk store is keyed by its bytes) and keep it;
+    returns its key. Raises images.ImageError on bad files."""
+    return uploads.default_store().put(filename, data)
+
+
+def upload_key(uploaded_file) -> str:
+    """The store key of a file in an st.file_uploader, decoded and kept on its first rerun
+    only (remembered by the uploader's file id). Raises images.ImageError on bad files."""
+    known = st.session_state.setdefault("_upload_keys", {})
+    if uploaded_file.file_id not in known:
+        known[uploaded_file.file_id] = keep_upload(uploaded_file.name, uploaded_file.getvalue())
+    return known[uploaded_file.file_id]
+
+
 def add_upload(filename: str, data: bytes) -> str | None:
-    """Decode and store an uploaded image; raises images.ImageError on bad files."""
-    img = images.resize(images.load_image(data), (SOURCE_SIZE, SOURCE_SIZE))
-    digest = hashlib.sha1(np.round(img * 255).astype(np.uint8).tobytes()).hexdigest()[:12]
-    stem = filename.rsplit(".", 1)[0][:24] or "upload"
-    return _add(Stored(f"upload/{digest}", stem, img))
+    """Keep an uploaded image and add it to this session's pattern store, under this file's
+    name (the same image uploaded before under another name keeps its key)."""
+    return add_stored_upload(keep_upload(filename, data), safe_name(filename))
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def stored_upload(key: str):
+    """(name, image (KEEP, KEEP, 3)) of an upload this server keeps, or None. Cached in
+    memory (an entry the disk store drops later stays usable by the sessions that hold it)."""
+    return uploads.default_store().get(key)
+
+
+def missing_upload(key: str) -> str:
+    if uploads.KEY_PATTERN.match(key):
+        return (f"The link names an uploaded image, {quoted(key)}, that this server does not "
+                f"have (uploads are kept for {uploads.MAX_AGE_S // 86400} days, on the server "
+                "they were uploaded to). Ask for the image and upload it again.")
+    return f"The link names an upload, {quoted(key)}, that is not a valid upload name: skipped."
+
+
+def add_stored_upload(key: str, name: str | None = None) -> str | None:
+    found = stored_upload(key)
+    if found is None:
+        return missing_upload(key)
+    stored_name, img = found
+    return _add(Stored(key, name or stored_name, images.resize(img, (SOURCE_SIZE, SOURCE_SIZE))))
+
+
+def add(key: str) -> str | None:
+    """Store a preset or an upload by its key, as a link names it."""
+    return add_stored_upload(key) if key.startswith(uploads.PREFIX) else add_preset(key)
 
 
 def _add(item: Stored) -> str | None:
@@ -134,20 +178,27 @@ def patterns(binary: bool = True) -> PatternSet:
 
 # ---------------------------------------------------------------- the query
 
+def query_image() -> tuple[str, np.ndarray] | None:
+    """(upload key, image) of the uploaded query image, or None when the query is made from
+    a stored pattern."""
+    key = st.session_state.get("q_image")
+    found = stored_upload(key) if key else None
+    return (key, found[1]) if found else None
+
+
 def query_source(ps: PatternSet) -> int | None:
     """The stored pattern the query is made from, or None for an uploaded query image."""
-    if st.session_state.get("q_upload") is not None:
+    if query_image() is not None:
         return None
     return min(int(setting("q_index")), ps.N - 1)
 
 
 def query(ps: PatternSet) -> tuple[np.ndarray, str]:
     """The corrupted query for the current settings, and a short key that identifies it."""
-    upload = st.session_state.get("q_upload")
     i = query_source(ps)
     if i is None:
+        source, upload = query_image()
         clean = to_pattern(upload, ps.binary)
-        source = "upload/" + hashlib.sha1(upload.tobytes()).hexdigest()[:8]
     else:
         clean = ps.X[i]
         source = f"pattern/{i}"
@@ -161,20 +212,26 @@ def query(ps: PatternSet) -> tuple[np.ndarray, str]:
 # ---------------------------------------------------------------- URL state
 
 def init_from_url() -> None:
-    """Once per session, before the widgets exist: seed settings from the query string."""
+    """Once per session, before the widgets exist: seed settings from the query string.
+    Every value that cannot be used is named in `link_messages` (shown by app.py)."""
     if st.session_state.get("_url_loaded"):
         return
     st.session_state._url_loaded = True
     params = st.query_params
+    notes = []
     for key, (default, cast) in URL_SETTINGS.items():
         if key in params:
             try:
                 st.session_state[key] = cast(params[key])
             except ValueError:
-                pass  # a mangled link falls back to the default
+                notes.append(f"The link's {key} = {quoted(params[key])} cannot be used: "
+                             f"using {default}.")
     for key, ok in VALID.items():
         if key in st.session_state and not ok(st.session_state[key]):
             del st.session_state[key]  # out of range: the default it is
+            if key != "size":
+                notes.append(f"The link's {key} = {quoted(params[key])} is out of range: using "
+                             f"{URL_SETTINGS[key][0]}.")
     if "size" in params and "size" not in st.session_state:
         try:
             st.session_state.size = min(SIZES, key=lambda s: abs(s - int(params["size"])))
@@ -184,9 +241,18 @@ def init_from_url() -> None:
         st.session_state.store = []
         for key in params["presets"].split(","):
             if key:
-                add_preset(key)
+                msg = add(key)
+                if msg:
+                    notes.append(msg)
+    if "q_image" in params:
+        key = params["q_image"]
+        if stored_upload(key) is None:
+            notes.append(missing_upload(key))
+        else:
+            st.session_state.q_image = key
     if params.get("presenter") in ("1", "true"):
         st.session_state.presenter = True
+    st.session_state.link_messages = notes
 
 
 def url_value(key: str, default, cast=float):
@@ -223,8 +289,9 @@ def publish_url(page_settings: dict | None = None) -> None:
     """Write the settings that define the current demo into the query string."""
     values = {key: setting(key) for key in URL_SETTINGS}
     values["colour"] = int(bool(values["colour"]))
-    presets = [s.key for s in store() if not s.key.startswith("upload/")]
-    values["presets"] = ",".join(presets)
+    values["presets"] = ",".join(s.key for s in store())
+    if query_image() is not None:
+        values["q_image"] = st.session_state.q_image
     if st.session_state.get("presenter"):
         values["presenter"] = 1
     values.update(page_settings or {})

@@ -9,6 +9,7 @@ from hopfield_core.images import CORRUPTIONS, ImageError
 from hopfield_core.presets import preset_groups
 
 from . import exports, state
+from .text import quoted
 
 UPLOAD_TYPES = ["png", "jpg", "jpeg", "gif", "webp", "bmp"]
 PLAY_INTERVAL_S = 0.4
@@ -73,7 +74,7 @@ def _ingest_uploads() -> None:
         try:
             msg = state.add_upload(f.name, f.getvalue())
         except ImageError as e:
-            errors.append(f"{f.name}: {e}")
+            errors.append(f"{quoted(f.name)}: {e}")
         else:
             if msg:
                 msgs.append(msg)
@@ -129,16 +130,44 @@ def _query_panel() -> None:
               help="flip: the fraction of pixels flipped; noise: its strength; mask: the area hidden.")
     st.number_input("Seed", min_value=0, max_value=2 ** 31 - 1, step=1, key="q_seed",
                     help="The same seed gives every student the same corrupted query.")
-    up = st.file_uploader("Or upload a query image", type=UPLOAD_TYPES, key="q_uploader")
-    if up is None:
-        st.session_state.q_upload = None
+    st.file_uploader("Or upload a query image", type=UPLOAD_TYPES, key="q_uploader",
+                     on_change=_ingest_query_upload)
+    if st.session_state.get("q_upload_error"):
+        st.error(st.session_state.q_upload_error)
+    image = state.query_image()
+    if image is not None:
+        st.caption("The query is the uploaded image, not a stored pattern.")
+        st.button("Start from a stored pattern instead", key="q_image_clear", on_click=_clear_query_image)
+
+
+def _ingest_query_upload() -> None:
+    """on_change of the query uploader: decode and keep the file once (not on every rerun)."""
+    f = st.session_state.get("q_uploader")
+    st.session_state.q_upload_error = None
+    if f is None:
+        st.session_state.q_image = None
         return
     try:
-        st.session_state.q_upload = images.resize(images.load_image(up.getvalue()),
-                                                  (state.SOURCE_SIZE, state.SOURCE_SIZE))
+        st.session_state.q_image = state.keep_upload(f.name, f.getvalue())
     except ImageError as e:
-        st.session_state.q_upload = None
-        st.error(f"{up.name}: {e}")
+        st.session_state.q_image = None
+        st.session_state.q_upload_error = f"{quoted(f.name)}: {e}"
+
+
+def _clear_query_image() -> None:
+    st.session_state.q_image = None
+
+
+def link_messages() -> None:
+    """What the link asked for that could not be used, until the user dismisses it."""
+    notes = st.session_state.get("link_messages")
+    if not notes:
+        return
+    with st.container(key="link_messages"):
+        for note in notes:
+            st.warning(note, icon=":material/link_off:")
+        st.button("Dismiss", key="dismiss_link_messages", on_click=st.session_state.pop,
+                  args=("link_messages", None))
 
 
 # ---------------------------------------------------------------- presenter mode

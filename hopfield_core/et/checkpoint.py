@@ -15,13 +15,29 @@ import torch
 from .config import ETConfig
 from .model import EnergyTransformer
 
-ASSET_DIR = Path(__file__).resolve().parents[2] / "assets" / "et"
+REPO = Path(__file__).resolve().parents[2]
+ASSET_DIR = REPO / "assets" / "et"
 WEIGHTS, CONFIG, CARD = "model.safetensors", "config.json", "MODEL_CARD.md"
 _PICKLE_MAGIC = (b"\x80", b"PK\x03\x04")  # a raw pickle, or torch.save's zip archive
 
 
 class CheckpointError(ValueError):
     """A checkpoint that is missing, damaged or not ours, with a sentence that says which."""
+
+
+def _shown(directory: Path) -> str:
+    """A folder as messages name it: relative to the project, never the server's full path."""
+    try:
+        return str(Path(directory).resolve().relative_to(REPO))
+    except ValueError:
+        return Path(directory).name
+
+
+def _reason(e: Exception) -> str:
+    """An exception's gist without file paths (OSError's str() names the full path)."""
+    if isinstance(e, OSError):
+        return e.strerror or type(e).__name__
+    return str(e).replace(str(REPO), ".")
 
 
 def sha256_file(path: Path) -> str:
@@ -54,7 +70,7 @@ def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> Ene
     directory = Path(directory)
     cfg_path, w_path = directory / CONFIG, directory / WEIGHTS
     if not cfg_path.is_file() or not w_path.is_file():
-        raise CheckpointError(f"The Energy Transformer's weights are missing from {directory} "
+        raise CheckpointError(f"The Energy Transformer's weights are missing from {_shown(directory)} "
                               f"(need {WEIGHTS} and {CONFIG}). Retrain with "
                               "`python -m hopfield_core.et.train`.")
     try:
@@ -62,7 +78,7 @@ def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> Ene
         cfg = ETConfig.from_dict(meta["config"])
         expected = meta["sha256"]
     except (ValueError, KeyError, TypeError) as e:
-        raise CheckpointError(f"{CONFIG} is damaged or not an ET config ({e}).") from e
+        raise CheckpointError(f"{CONFIG} is damaged or not an ET config ({_reason(e)}).") from e
     with open(w_path, "rb") as f:
         head = f.read(4)
     if head.startswith(_PICKLE_MAGIC):
@@ -76,7 +92,7 @@ def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> Ene
     try:
         state = load_file(str(w_path), device="cpu")
     except (SafetensorError, OSError, ValueError) as e:
-        raise CheckpointError(f"{WEIGHTS} could not be read as safetensors ({e}).") from e
+        raise CheckpointError(f"{WEIGHTS} could not be read as safetensors ({_reason(e)}).") from e
     model = EnergyTransformer(cfg)
     want = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     got = {k: tuple(v.shape) for k, v in state.items()}

@@ -191,7 +191,7 @@ def test_bad_url_values_give_warnings_not_tracebacks():
     assert at.radio(key="dn_mode").value == "async"
     assert at.number_input(key="dn_steps").value == 30
     warnings = " ".join(shown(at.warning))
-    for part in ("'cubic'", "n = 15", "'-1'", "'sideways'", "'maybe'", "'abc'"):
+    for part in ("`cubic`", "n = 15", "`-1`", "`sideways`", "`maybe`", "`abc`"):
         assert part in warnings
     at = open_app("dense", query={"beta": "3", "n": "x"})
     assert at.select_slider(key="dn_beta").value == 2.0

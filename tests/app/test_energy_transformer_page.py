@@ -54,7 +54,7 @@ def test_an_upload_is_cropped_and_a_bad_one_explained():
     at.radio(key="et_source").set_value("upload").run()
     assert any("Choose a preset photo or upload one" in i.value for i in at.info)
     at.file_uploader(key="et_upload").set_value(("doc.png", b"%PDF-1.4", "image/png")).run()
-    assert any("doc.png: This file is a PDF document" in e.value for e in at.error)
+    assert any("`doc.png`: This file is a PDF document" in e.value for e in at.error)
     at.file_uploader(key="et_upload").set_value(("wide.png", encode(photo(90, 30), "PNG"), "image/png")).run()
     assert not at.exception and not at.error
     assert metric(at, "Device") == "CPU"
@@ -69,16 +69,45 @@ def test_nothing_hidden_is_explained():
     assert any("Nothing is hidden" in w.value for w in at.warning)
 
 
-def test_a_broken_checkpoint_keeps_the_rest_of_the_app_running(monkeypatch, tmp_path):
-    from hopfield_core.et import checkpoint
-    monkeypatch.setattr(checkpoint, "ASSET_DIR", tmp_path)  # an empty folder: no weights
+@pytest.fixture
+def weights_dir(monkeypatch, tmp_path):
+    """The page loads the ET from a copy of the shipped weights that a test may damage;
+    the process-wide cache is emptied before and after."""
+    import shutil
+
     import ui.et_cache
-    ui.et_cache.load_et.clear()
-    try:
-        at = open_app("energy_transformer")
-        assert any("The Energy Transformer is unavailable" in e.value and "missing" in e.value
-                   for e in at.error)
-        at.switch_page("app_pages/classical.py").run()
-        assert not at.exception and at.metric
-    finally:
-        ui.et_cache.load_et.clear()
+    from hopfield_core.et import checkpoint
+
+    folder = tmp_path / "et"
+    shutil.copytree(checkpoint.ASSET_DIR, folder)
+    monkeypatch.setattr(checkpoint, "ASSET_DIR", folder)
+    ui.et_cache._load.clear()
+    yield folder
+    ui.et_cache._load.clear()
+
+
+def _unavailable(at) -> list[str]:
+    return [e.value for e in at.error if "The Energy Transformer is unavailable" in e.value]
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupted"])
+def test_damaged_weights_are_explained_and_retry_loads_them_once_restored(weights_dir, damage):
+    weights = weights_dir / "model.safetensors"
+    good = weights.read_bytes()
+    if damage == "missing":
+        weights.unlink()
+    else:
+        weights.write_bytes(good[: len(good) // 2] + bytes(len(good) - len(good) // 2))
+    at = open_app("energy_transformer")
+    errors = _unavailable(at)
+    assert errors and ("missing" if damage == "missing" else "sha256") in errors[0]
+    assert str(weights_dir.parent) not in errors[0]  # no server path in the message
+    at.switch_page("app_pages/classical.py").run()
+    assert not at.exception and at.metric  # the rest of the app runs on
+    at.switch_page("app_pages/energy_transformer.py").run()
+    at.button(key="et_retry").click().run()
+    assert _unavailable(at)  # still damaged: still explained, never a traceback
+    weights.write_bytes(good)  # restored
+    at.button(key="et_retry").click().run()
+    assert not _unavailable(at) and not at.exception
+    assert any(m.label == "Masked-patch MSE, ET" for m in at.metric)

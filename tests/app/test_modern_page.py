@@ -228,9 +228,9 @@ def test_extreme_betas_give_finite_numbers(beta):
 def test_bad_link_values_warn_and_fall_back():
     at = open_app("modern", query={"beta": "abc", "gamma": "5", "steps": "-3"})
     warnings = " ".join(w.value for w in at.warning)
-    assert "beta = 'abc' is not a positive number" in warnings
-    assert "gamma = '5' is not in (0, 1]" in warnings
-    assert "step limit = '-3'" in warnings
+    assert "beta = `abc` is not a positive number" in warnings
+    assert "gamma = `5` is not in (0, 1]" in warnings
+    assert "step limit = `-3`" in warnings
     assert at.select_slider(key="mh_beta").value == 10.0
     assert at.slider(key="mh_gamma").value == 1.0
     assert at.number_input(key="mh_steps").value == 100

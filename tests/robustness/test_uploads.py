@@ -23,7 +23,7 @@ def test_each_bad_upload_is_explained_and_nothing_is_lost(at, name, data, messag
     at.file_uploader(key="uploader").set_value((name, data, "image/png")).run()
     assert not at.exception
     errors = [e.value for e in at.sidebar.error]
-    assert errors and errors[0].startswith(f"{name}: ")
+    assert errors and errors[0].startswith(f"`{name}`: ")  # the name as plain text
     import re
     assert re.search(message, errors[0])
     assert store_header(at) == "Pattern store (3/40)"
@@ -36,7 +36,7 @@ def test_good_and_bad_files_together(at):
         ("holiday.png", good, "image/png"), ("notes.png", b"%PDF-1.4 ...", "image/png"),
     ]).run()
     assert store_header(at) == "Pattern store (4/40)"
-    assert [e.value.split(":")[0] for e in at.sidebar.error] == ["notes.png"]
+    assert [e.value.split(":")[0] for e in at.sidebar.error] == ["`notes.png`"]
     # the same upload is not added twice on the next rerun
     at.run()
     assert store_header(at) == "Pattern store (4/40)"
@@ -64,7 +64,7 @@ def test_the_store_cap_is_reported(at):
 
 def test_a_bad_query_upload_keeps_the_stored_query(at):
     at.file_uploader(key="q_uploader").set_value(("q.png", b"", "image/png")).run()
-    assert any("q.png: The file is empty" in e.value for e in at.sidebar.error)
+    assert any("`q.png`: The file is empty" in e.value for e in at.sidebar.error)
     assert not at.exception
     good = encode(photo(), "PNG")
     at.file_uploader(key="q_uploader").set_value(("q.png", good, "image/png")).run()

@@ -1,0 +1,51 @@
+"""What one upload costs the server: hopfield_core.images.load_image on the costliest file of
+each kind it accepts, beside Pillow decoding the same file in full (Image.open + load, no
+shrinking, no float conversion), measured alternately in one run.
+
+    python benchmarks/bench_images.py
+
+Goal: under 0.3 s for any accepted file on this project's 2-core machine (the memory bound,
+under 100 MB, is a test: tests/core/test_image_decoding_cost.py).
+"""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bench_core import interleaved  # noqa: E402
+from hopfield_core.images import load_image  # noqa: E402
+from tests.badfiles import huge_png  # noqa: E402
+from tests.core.test_image_decoding_cost import _at_the_limits  # noqa: E402
+
+
+def pillow_full_decode(data: bytes) -> None:
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+
+
+def main() -> None:
+    files = _at_the_limits()
+    files["4.9 KB PNG of 39.7 MP (refused)"] = huge_png(6300, 6300)
+    print("| file | size | load_image (ms) | Pillow full decode (ms) | ratio | goal |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, data in files.items():
+        with Image.open(io.BytesIO(data)) as im:
+            size = f"{im.width} x {im.height} {im.mode}"
+
+        def ours(data=data):
+            try:
+                load_image(data)
+            except ValueError:
+                pass
+
+        t_ours, t_peer = interleaved(ours, lambda data=data: pillow_full_decode(data), rounds=5)
+        print(f"| {name} | {size} | {t_ours * 1e3:.0f} | {t_peer * 1e3:.0f} | {t_ours / t_peer:.2f} | < 300 ms |")
+
+
+if __name__ == "__main__":
+    main()

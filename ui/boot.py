@@ -1,0 +1,71 @@
+"""Everything heavy, imported and loaded once per server process, before any page runs.
+
+Streamlit runs each session's script in its own thread. When 30 students open a freshly
+started server at once, 30 threads import pandas, plotly and torch for the first time
+together, and Python's per-module import locks can hand one thread a half-initialised
+module ("partially initialized module 'pandas' has no attribute 'Series'"). So app.py
+calls `warm()` first: one process-wide lock, one thread does every first import and
+load (the Energy Transformer's weights included), the others wait for it, then pass
+through for free. Importing this module is cheap (the standard library only).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import threading
+import time
+
+_lock = threading.Lock()
+_seconds: float | None = None  # how long the warm-up took; None until it has run
+
+# modules that the pages import lazily, or that Streamlit imports on first use
+THIRD_PARTY = ("numpy", "pandas", "pyarrow", "PIL.Image", "plotly.graph_objects", "plotly.io",
+               "plotly.subplots", "torch", "safetensors.torch", "streamlit_image_coordinates")
+SKIP = ("hopfield_core.et.train",)  # the training CLI (needs the dev-only tqdm)
+
+
+def _import_package(name: str) -> None:
+    package = importlib.import_module(name)
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{name}."):
+        if info.name not in SKIP:
+            importlib.import_module(info.name)
+
+
+def _first_use() -> None:
+    """What Streamlit and Plotly import on first use: a figure of every trace type the
+    pages draw, serialised as st.plotly_chart does, and a table as st.dataframe does."""
+    import pandas as pd
+    import plotly.graph_objects as go
+    import plotly.io as pio
+    import pyarrow as pa
+
+    fig = go.Figure([go.Scatter(y=[0, 1]), go.Scattergl(y=[0]), go.Heatmap(z=[[0]]),
+                     go.Contour(z=[[0, 1], [1, 0]]), go.Bar(y=[1]), go.Image(z=[[[0, 0, 0]]])])
+    pio.to_json(fig, validate=False)
+    pa.Table.from_pandas(pd.DataFrame({"a": [1.0], "b": ["x"]}))
+
+
+def warm() -> float:
+    """Do the process's heavy first imports and loads once; every caller returns after they
+    are done. Returns how long the warm-up took (0 for a caller that found it done)."""
+    global _seconds
+    if _seconds is not None:
+        return 0.0
+    with _lock:
+        if _seconds is not None:
+            return 0.0
+        t0 = time.perf_counter()
+        for name in THIRD_PARTY:
+            importlib.import_module(name)
+        _first_use()
+        _import_package("hopfield_core")
+        _import_package("ui")
+        from ui import et_cache
+
+        et_cache.load_et(et_cache.devices()[0])  # cached for the process (if it loads)
+        _seconds = time.perf_counter() - t0
+        return _seconds
+
+
+def warmed() -> bool:
+    return _seconds is not None
