@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import capacity, images
-from ui import dense_cache, dynamics_view, exports, state
+from ui import budget, dense_cache, dynamics_view, exports, state
 from ui.text import quoted
 
 PAGE = "dense"
@@ -240,7 +240,7 @@ def _comparison(ps, q, qkey, dense_traj, cfg, mode, steps, seed) -> None:
     st.subheader("The same query, classical vs dense")
     cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
     cl_cfg = {"learning_rule": "hebbian"}
-    cl_traj = state.run("classical", cl_cfg, ps, q, qkey, **cl_kwargs)
+    cl_traj = state.run("classical", cl_cfg, ps, q, qkey, share=0.5, **cl_kwargs)
     dn_kwargs = dict(mode=mode, max_steps=steps, rng=seed)
     cl_verdict = dense_cache.final_verdict(
         f"classical|{sorted(cl_cfg.items())}|{qkey}|{sorted(cl_kwargs.items())}", ps.fingerprint,
@@ -317,9 +317,15 @@ def _capacity_context(ps, cfg, label) -> None:
                   ("n = 10", (("degree", 10),)),
                   ("exponential, beta = 1", (("beta", 1.0), ("interaction", "exponential"))))
     g1, g2 = st.columns(2)
-    g1.plotly_chart(dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
-                                              current, ps.X),
-                    key="dn_stable", config={"displayModeBar": False})
+    cost = len(configs) * ps.N * budget.step_seconds("dense", "sync", d, ps.N)
+    if budget.fits(cost):
+        g1.plotly_chart(dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
+                                                  current, ps.X),
+                        key="dn_stable", config={"displayModeBar": False})
+    else:
+        g1.info(f"The count of stable patterns at every degree is left out at d = {d} with "
+                f"{ps.N} patterns: it would hold the class's shared server for about "
+                f"{cost:.0f} s. A smaller image size in the sidebar brings it back.")
     g2.plotly_chart(dense_cache.shape_figure(d, references, tuple(sorted(cfg.items())), label),
                     key="dn_shape", config={"displayModeBar": False})
     g1.caption("Each stored pattern used as the query, uncorrupted: is it left unchanged? A "
@@ -344,7 +350,7 @@ def main() -> None:
     q, qkey = state.query(ps)
     seed = int(state.setting("q_seed"))
     cfg = {"interaction": interaction, "degree": degree, "beta": beta, "rectified": rectified}
-    traj = state.run("dense", cfg, ps, q, qkey, mode=mode, max_steps=steps, rng=seed)
+    traj = state.run("dense", cfg, ps, q, qkey, share=0.5, mode=mode, max_steps=steps, rng=seed)
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=RISE_REASON)
     if interaction == "exponential" and np.any(traj.energies == 0):
         st.caption(f"An energy of 0 is no bug: far from every pattern $e^{{\\beta (z - d)}}$ "

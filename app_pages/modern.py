@@ -6,7 +6,7 @@ import streamlit as st
 from hopfield_core import fixed_point_kind, images, k90
 from hopfield_core.metastable import (kind_ranges, log_grid, representative_betas,
                                       retrieval_radius, snap)
-from ui import dynamics_view, figures, figures_modern, modern_cache, state
+from ui import budget, dynamics_view, figures, figures_modern, modern_cache, state
 from ui.text import quoted
 
 PAGE = "modern"
@@ -174,6 +174,12 @@ def _sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
     st.markdown("The same query, run to its fixed point at every beta of the slider. "
                 "Each point is coloured by the kind of fixed point it reaches; open circles "
                 "hit the step limit first.")
+    sweep_steps = budget.sweep_steps(ps.d, ps.N, len(BETAS), max_steps)
+    if sweep_steps < max_steps:
+        st.caption(f"Each run of the sweep stops after at most {sweep_steps} steps (not "
+                   f"{max_steps}): {len(BETAS)} runs at d = {ps.d} share one run's budget of the "
+                   "class's server.")
+    max_steps = sweep_steps
     sw = modern_cache.sweep(ps.fingerprint, qkey, tuple(BETAS), max_steps, TOL, gamma, ps.X, q)
     sweep_key = (ps.fingerprint, qkey, max_steps, TOL, gamma)
     chart = st.container()
@@ -258,7 +264,7 @@ def _step_size_section(ps, q, qkey, beta, gamma) -> None:
     st.subheader("Step size: one big step or gradient descent")
     gammas = sorted(set(COMPARE_GAMMAS) | {gamma}, reverse=True)
     runs = {g: state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=COMPARE_STEPS, tol=TOL,
-                         gamma=g) for g in gammas}
+                         gamma=g, share=1 / len(gammas)) for g in gammas}
     _plot(st, "mh_gamma_compare", (ps.fingerprint, qkey, beta, COMPARE_STEPS, TOL) + tuple(gammas),
           lambda: figures_modern.energy_by_gamma(
               {f"gamma = {g:g}": t.energies for g, t in runs.items()},

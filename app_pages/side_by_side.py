@@ -88,7 +88,7 @@ def main() -> None:
     qc, qckey = state.query(pc)
     seed = int(state.setting("q_seed"))
     steps = int(max_steps)
-    binary_run = dict(mode=mode, max_steps=steps, rng=seed)
+    binary_run = dict(mode=mode, max_steps=steps, rng=seed, share=0.3)  # four runs, one budget
     nets = [
         Net("Classical (1982)", mode, ps, state.run(
             "classical", {"learning_rule": "hebbian"}, ps, q, qkey, temperature=0.0, **binary_run)),
@@ -99,7 +99,7 @@ def main() -> None:
             "dense", {"interaction": "exponential", "beta": float(exp_beta)}, ps, q, qkey,
             **binary_run)),
         Net("Modern continuous", f"β = {beta:g}", pc, state.run(
-            "modern", {"beta": float(beta)}, pc, qc, qckey, max_steps=steps)),
+            "modern", {"beta": float(beta)}, pc, qc, qckey, max_steps=steps, share=0.1)),
     ]
     titles = [n.name for n in nets]
     curves = [n.traj.energies for n in nets]

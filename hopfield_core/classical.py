@@ -22,15 +22,35 @@ def hebbian_coupling(X: np.ndarray) -> np.ndarray:
 
 
 def storkey_weights(X: np.ndarray) -> np.ndarray:
-    """Storkey (1997) incremental rule: fewer spurious states than Hebbian."""
+    """Storkey (1997) incremental rule: fewer spurious states than Hebbian.
+
+    For each pattern x in turn, with h_ij = sum_{k != i, j} W_ik x_k = h_i - W_ii x_i - W_ij x_j:
+        W_ij += (x_i x_j - x_i h_ji - h_ij x_j) / d.
+    W stays symmetric and x_i^2 = 1, so one pattern's update is
+        W <- a W + u x^T + x v^T - diag(2 w / d),   a = 1 + 2/d, h = W x, w = diag(W),
+        u = (x + w x - h) / d,  v = (w x - h) / d
+    (on the diagonal, where h_ii = h_i - W_ii x_i, the rank-one terms overcount 2 w / d).
+    So W = L + diag(delta), L a sum of rank-one terms kept as factors: h = W x costs O(N d),
+    and the d x d matrix is formed once at the end (at d = 3072 and 40 patterns: well under a
+    second, against 13 s for the d x d temporaries of the textbook form).
+    tests/core/test_classical.py checks it against the rule written with loops.
+    """
+    X = np.asarray(X, dtype=np.float64)
     N, d = X.shape
-    W = np.zeros((d, d))
-    for x in X:  # (d,)
-        h = W @ x  # (d,) local fields
-        # h_ij = sum_{k != i, j} W_ik x_k
-        H = h[:, None] - (np.diag(W) * x)[:, None] - W * x[None, :]  # (d, d)
-        W = W + (np.outer(x, x) - x[:, None] * H.T - H * x[None, :]) / d
-    return W
+    a = 1.0 + 2.0 / d
+    U, V = np.zeros((N, d)), np.zeros((N, d))  # L = sum_m a^(n-1-m) (u_m x_m^T + x_m v_m^T)
+    diag_L, delta = np.zeros(d), np.zeros(d)
+    for n, x in enumerate(X):  # (d,)
+        c = a ** np.arange(n - 1, -1, -1)  # (n,) the factor each earlier term has grown by
+        h = (c * (X[:n] @ x)) @ U[:n] + (c * (V[:n] @ x)) @ X[:n] + delta * x  # (d,) = W x
+        w = diag_L + delta  # (d,) = diag(W)
+        U[n], V[n] = (x + w * x - h) / d, (w * x - h) / d
+        diag_L = a * diag_L + (U[n] + V[n]) * x  # diag(u x^T + x v^T)
+        delta = a * delta - 2.0 * w / d
+    c = a ** np.arange(N - 1, -1, -1)  # (N,)
+    W = (c[:, None] * U).T @ X + X.T @ (c[:, None] * V)  # (d, d)
+    W[np.arange(d), np.arange(d)] = diag_L + delta
+    return (W + W.T) / 2  # exactly symmetric (the two products round differently)
 
 
 def pseudoinverse_weights(X: np.ndarray) -> np.ndarray:
@@ -61,7 +81,8 @@ class ClassicalHopfield:
         if zero_diagonal:
             np.fill_diagonal(C, 0.0)
         self._C = C
-        self._C_cols = np.ascontiguousarray(C.T)  # row i = column i of C
+        # row i of _C_cols = column i of C; every rule here gives a symmetric C (no copy)
+        self._C_cols = C if np.array_equal(C, C.T) else np.ascontiguousarray(C.T)
         b = np.zeros(self.d) if bias is None else np.asarray(bias, dtype=np.float64)
         if b.shape != (self.d,) or not np.all(np.isfinite(b)):
             raise ValueError(f"bias must be {self.d} finite numbers, got shape {b.shape}")

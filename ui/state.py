@@ -15,7 +15,7 @@ import streamlit as st
 from hopfield_core import images
 from hopfield_core.presets import preset_groups, preset_image
 
-from . import uploads
+from . import budget, uploads
 from .text import quoted, safe_name
 
 SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
@@ -324,13 +324,14 @@ def build_model(kind: str, X: np.ndarray, cfg: dict):
 def _cached_run(kind: str, cfg: tuple, fingerprint: str, query_key: str, run_kwargs: tuple,
                 _X: np.ndarray, _q: np.ndarray):
     """Keyed by small values only: the arrays (leading underscore) are not hashed."""
-    model = build_model(kind, _X, dict(cfg))
-    return model.run(_q, **dict(run_kwargs))
+    return model_for(kind, cfg, fingerprint, _X).run(_q, **dict(run_kwargs))
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
-    """A model shared read-only by the reruns that need its weights (never mutated)."""
+    """A model shared read-only by the runs and reruns that need its weights (never mutated):
+    its weights are built once per (model, settings, patterns), not once per query. At most
+    8 are kept: a classical network of d = 3072 neurons holds a 75 MB weight matrix."""
     return build_model(kind, _X, dict(cfg))
 
 
@@ -345,7 +346,17 @@ def shared(key, _make):
     return _make()
 
 
-def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, query_key: str, **run_kwargs):
-    """model.run(q, **run_kwargs), cached per (model, settings, patterns, query)."""
-    return _cached_run(kind, tuple(sorted(cfg.items())), ps.fingerprint, query_key,
+def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, query_key: str, share: float = 1.0,
+        **run_kwargs):
+    """model.run(q, **run_kwargs), cached per (model, settings, patterns, query).
+
+    The step limit is cut to what fits in `share` of one run's CPU budget (ui.budget), with
+    a sentence on the page when it is: no student can hold the shared server for long."""
+    requested = int(run_kwargs.get("max_steps", 100))
+    steps, note = budget.cap(kind, run_kwargs.get("mode", ""), ps.d, ps.N, requested, share)
+    run_kwargs["max_steps"] = steps
+    traj = _cached_run(kind, tuple(sorted(cfg.items())), ps.fingerprint, query_key,
                        tuple(sorted(run_kwargs.items())), ps.X, q)
+    if note and traj.steps >= steps and not traj.converged:
+        st.caption(note)  # only when the cut mattered: a run that settled earlier lost nothing
+    return traj

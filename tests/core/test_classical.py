@@ -205,3 +205,25 @@ def test_bad_states_and_options_are_refused():
         model.step(np.ones(4), temperature=-1)
     with pytest.raises(ValueError, match="bias"):
         ClassicalHopfield(random_patterns(2, 4, 0), bias=np.ones(3))
+
+
+def _storkey_literal(X: np.ndarray) -> np.ndarray:
+    """Storkey's rule as written, with loops: h_ij = sum_{k != i, j} W_ik x_k,
+    W_ij += (x_i x_j - x_i h_ji - h_ij x_j) / d, one pattern after the other."""
+    N, d = X.shape
+    W = np.zeros((d, d))
+    for x in X:
+        h = [[sum(W[i, k] * x[k] for k in range(d) if k not in (i, j)) for j in range(d)]
+             for i in range(d)]
+        W = W + np.array([[(x[i] * x[j] - x[i] * h[j][i] - h[i][j] * x[j]) / d
+                           for j in range(d)] for i in range(d)])
+    return W
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_storkey_rank_one_form_equals_the_literal_rule(seed):
+    from hopfield_core.classical import storkey_weights
+    X = np.random.default_rng(seed).choice([-1.0, 1.0], size=(5, 12))
+    W = storkey_weights(X)
+    np.testing.assert_allclose(W, _storkey_literal(X), rtol=0, atol=1e-12)
+    assert np.array_equal(W, W.T)

@@ -1,0 +1,347 @@
+"""A classroom on one server: N simulated students over Streamlit's own websocket protocol.
+
+    python benchmarks/load_classroom.py [--sessions 1,10,30] [--chromium 2] [--port P]
+        [--app-dir DIR] [--warm | --fresh] [--server-args "--server.fileWatcherType none"]
+        [--timeout 1200] [--json OUT]
+
+Starts `streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port P`
+in the app dir (the repo by default; its .streamlit/config.toml applies as is, and
+--server-args adds flags), waits for /_stcore/health, then for each ramp starts that many
+students (tests/load/student.py, arrivals spread over --spread seconds), a probe that clicks
+Step every 0.5 s (its largest latency is the longest stall), and --chromium real Chromium
+sessions (Playwright, /usr/bin/chromium). Per ramp: sessions completed / failed and the first
+failure texts; p50 / p95 / p99 of Step, page open, ET completion and page switch; the
+probe's longest stall; the server's CPU (% of one core, children included) and peak RSS;
+its RSS 30 s after everyone left beside its idle RSS before the ramp; the CPU the load
+generator and everything else on the machine used (a disturbed run shows there).
+
+--warm (the default): one server; one student opens it before the first ramp.
+--fresh: every ramp starts on a newly started server that no session has opened yet: a cold
+rush of N arriving at once (ML model, caches and imports all cold).
+
+Everything goes to 127.0.0.1; every loop is bounded by --timeout; the server is stopped at
+the end, also on Ctrl-C.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.load.student import CLASS_LINK, Record, probe, student  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+KINDS = ("step", "open", "et", "switch")
+SETTLE_S = 30
+
+
+# ---------------------------------------------------------------- the server
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, app_dir: Path, port: int, extra: list[str]):
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="load_classroom_", suffix=".log",
+                                               delete=False)
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+               "--server.address", "127.0.0.1", "--server.port", str(port),
+               "--browser.gatherUsageStats", "false", *extra]
+        self.proc = subprocess.Popen(cmd, cwd=app_dir, stdout=self.log, stderr=subprocess.STDOUT)
+        self.ps = psutil.Process(self.proc.pid)
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{self.tail()}")
+            try:
+                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        raise TimeoutError(f"streamlit not healthy in {timeout} s:\n{self.tail()}")
+
+    def tail(self, n: int = 4000) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-n:]
+
+    def procs(self) -> list[psutil.Process]:
+        try:
+            return [self.ps] + self.ps.children(recursive=True)
+        except psutil.Error:
+            return []
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for p in self.procs():
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+            except psutil.Error:
+                pass
+        return total
+
+    def rss(self) -> int:
+        total = 0
+        for p in self.procs():
+            try:
+                total += p.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        self.log.close()
+
+
+class Monitor(threading.Thread):
+    """Samples the server's RSS every 0.25 s and keeps the peak, until stopped."""
+
+    def __init__(self, server: Server):
+        super().__init__(daemon=True)
+        self.server, self.peak, self.halt = server, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.wait(0.25):
+            self.peak = max(self.peak, self.server.rss())
+
+
+# ---------------------------------------------------------------- Chromium
+
+def chromium_session(base: str, index: int, deadline: float, out: list) -> Record:
+    """Open the classical page, click Step a few times, open the ET page, in real Chromium."""
+    rec = Record(f"chromium {index}", started=time.monotonic())
+    out.append(rec)
+    try:
+        from playwright.sync_api import sync_playwright
+        timeout_ms = max(1000, int((deadline - time.monotonic()) * 1000))
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+                page.set_default_timeout(min(timeout_ms, 120_000))
+                step_text = re.compile(r"step (\d+) of (\d+)")
+
+                def shown_step() -> tuple[int, int]:
+                    text = page.get_by_text(step_text).first.inner_text()
+                    return tuple(int(x) for x in step_text.search(text).groups())
+
+                t0 = time.perf_counter()
+                page.goto(f"{base}/{CLASS_LINK[0]}?{CLASS_LINK[1]}")
+                page.get_by_text(step_text).first.wait_for()
+                rec.latencies["open"].append(time.perf_counter() - t0)
+                for _ in range(4):
+                    t, T = shown_step()
+                    name, want = ("^Reset$", 0) if t >= T else ("^(step )?Step$", t + 1)
+                    t0 = time.perf_counter()
+                    page.get_by_role("button", name=re.compile(name, re.I)).first.click()
+                    page.get_by_text(re.compile(rf"step {want} of {T}")).first.wait_for()
+                    rec.latencies["step" if want else "reset"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                page.goto(f"{base}/energy_transformer")
+                page.get_by_text(re.compile(r"Completion took")).first.wait_for()
+                rec.latencies["et"].append(time.perf_counter() - t0)
+                exc = page.locator('[data-testid="stException"]')
+                if exc.count():
+                    rec.failures.append("exception: " + exc.first.inner_text()[:300])
+            finally:
+                browser.close()
+        rec.completed = not rec.failures
+    except Exception as e:
+        rec.failures.append(f"{type(e).__name__}: {str(e)[:300]}")
+    rec.ended = time.monotonic()
+    return rec
+
+
+# ---------------------------------------------------------------- one ramp
+
+_seed = iter(range(1, 10_001))  # ET mask seeds: unique per student over the whole command
+
+
+def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: float,
+             action_timeout: float) -> dict:
+    results: list[Record] = []  # each session appends its record when it starts
+
+    rss_before = server.rss()
+    me, machine0 = psutil.Process(), psutil.cpu_times()
+    me0 = sum(me.cpu_times()[:4])
+    cpu0, t0 = server.cpu_seconds(), time.monotonic()
+    mon = Monitor(server)
+    mon.start()
+    stop_probe = threading.Event()
+    probe_rec: list[Record] = []
+    probe_thread = threading.Thread(target=probe, daemon=True, args=(
+        server.url, stop_probe, deadline, 0.5, action_timeout, probe_rec))
+    probe_thread.start()
+    threads = [threading.Thread(target=chromium_session, args=(server.url, i, deadline, results),
+                                daemon=True) for i in range(n_chromium)]
+    for t in threads:
+        t.start()
+    for i in range(n):
+        start_at = t0 + spread * i / max(1, n)
+        time.sleep(max(0.0, min(start_at, deadline) - time.monotonic()))
+        th = threading.Thread(target=student, daemon=True, args=(
+            server.url, i, next(_seed), deadline, action_timeout, results))
+        th.start()
+        threads.append(th)
+    for th in threads:
+        th.join(max(0.0, deadline - time.monotonic()))
+    stop_probe.set()
+    probe_thread.join(max(1.0, min(action_timeout, deadline - time.monotonic())))
+    elapsed = time.monotonic() - t0
+    cpu = server.cpu_seconds() - cpu0
+    me_cpu = sum(me.cpu_times()[:4]) - me0
+    machine1 = psutil.cpu_times()
+    machine_busy = (sum(machine1) - machine1.idle - getattr(machine1, "iowait", 0)) - \
+        (sum(machine0) - machine0.idle - getattr(machine0, "iowait", 0))
+    mon.halt.set()
+    mon.join()
+    unfinished = sum(th.is_alive() for th in threads)
+    for r in results + probe_rec:
+        if not r.ended:  # still in an action at the global time-out: partial latencies kept
+            r.completed = False
+            r.failures.append("unfinished at the global time-out")
+
+    settle_end = min(deadline, time.monotonic() + SETTLE_S)
+    time.sleep(max(0.0, settle_end - time.monotonic()))
+    rss_after = server.rss()
+
+    students = [r for r in results if r.name.startswith("student")]
+    browsers = [r for r in results if r.name.startswith("chromium")]
+    lat = {k: [x for r in students for x in r.latencies.get(k, [])] for k in
+           KINDS + ("reset", "other", "connect")}
+    pr = probe_rec[0] if probe_rec else Record("probe", failures=["probe did not finish"])
+    failures = [f"{r.name}: {f}" for r in students + browsers + [pr] for f in r.failures]
+    return {
+        "sessions": n, "elapsed_s": elapsed, "unfinished_threads": unfinished,
+        "completed": sum(r.completed for r in students), "failed": sum(not r.completed for r in students),
+        "failures": failures,
+        "latencies_s": lat,
+        "chromium": {"completed": sum(r.completed for r in browsers), "failed": sum(not r.completed for r in browsers),
+                     "latencies_s": {k: [x for r in browsers for x in r.latencies.get(k, [])]
+                                     for k in ("open", "step", "reset", "et")}},
+        "probe": {"clicks": len(pr.latencies.get("step", [])), "latencies_s": pr.latencies.get("step", []),
+                  "longest_stall_s": max(pr.latencies.get("step", [0.0]))},
+        "server_cpu_pct": 100 * cpu / elapsed, "loadgen_cpu_pct": 100 * me_cpu / elapsed,
+        "other_cpu_pct": 100 * max(0.0, machine_busy - cpu - me_cpu) / elapsed,
+        "rss_before_mb": rss_before / 2**20, "rss_peak_mb": mon.peak / 2**20,
+        "rss_after_mb": rss_after / 2**20,
+    }
+
+
+# ---------------------------------------------------------------- the report
+
+def pct(xs, q):
+    return float(np.percentile(xs, q)) * 1000 if xs else float("nan")
+
+
+def table(ramps: list[dict], label: str) -> str:
+    def row(name, f):
+        return f"| {name} | " + " | ".join(f(r) for r in ramps) + " |"
+
+    lines = [f"### {label}", "", "| | " + " | ".join(f"{r['sessions']} students" for r in ramps) + " |",
+             "|---" * (len(ramps) + 1) + "|",
+             row("students completed / failed", lambda r: f"{r['completed']} / {r['failed']}"),
+             row("Chromium completed / failed", lambda r: f"{r['chromium']['completed']} / {r['chromium']['failed']}")]
+    for kind, name in (("step", "Step"), ("open", "page open"), ("et", "ET completion"),
+                       ("switch", "page switch")):
+        lines.append(row(f"{name} p50 / p95 / p99 (ms)", lambda r, k=kind: "{:.0f} / {:.0f} / {:.0f}".format(
+            *(pct(r["latencies_s"][k], q) for q in (50, 95, 99))) + f" (n={len(r['latencies_s'][k])})"))
+    lines += [
+        row("Chromium step / ET p50 (ms)", lambda r: "{:.0f} / {:.0f}".format(
+            pct(r["chromium"]["latencies_s"]["step"], 50), pct(r["chromium"]["latencies_s"]["et"], 50))),
+        row("probe longest stall (ms)", lambda r: f"{r['probe']['longest_stall_s'] * 1000:.0f} ({r['probe']['clicks']} clicks)"),
+        row("ramp wall time (s)", lambda r: f"{r['elapsed_s']:.0f}"),
+        row("server CPU, % of one core", lambda r: f"{r['server_cpu_pct']:.0f}"),
+        row("load generator / other CPU %", lambda r: f"{r['loadgen_cpu_pct']:.0f} / {r['other_cpu_pct']:.0f}"),
+        row("RSS idle before / peak (MB)", lambda r: f"{r['rss_before_mb']:.0f} / {r['rss_peak_mb']:.0f}"),
+        row(f"RSS {SETTLE_S} s after all left (MB)", lambda r: f"{r['rss_after_mb']:.0f} ({r['rss_after_mb'] - r['rss_before_mb']:+.0f})"),
+    ]
+    for r in ramps:
+        for f in r["failures"][:5]:
+            lines.append(f"- {r['sessions']} students: {f[:400]}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sessions", default="1,10,30", help="the ramps: students per ramp")
+    ap.add_argument("--chromium", type=int, default=0, help="real Chromium sessions per ramp")
+    ap.add_argument("--port", type=int, default=0, help="server port (default: a free one)")
+    ap.add_argument("--app-dir", type=Path, default=ROOT)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--warm", dest="fresh", action="store_false", help="one warm server (default)")
+    mode.add_argument("--fresh", dest="fresh", action="store_true", help="a cold server per ramp")
+    ap.set_defaults(fresh=False)
+    ap.add_argument("--server-args", default="", help='extra flags, e.g. "--runner.postScriptGC false"')
+    ap.add_argument("--spread", type=float, default=5.0, help="arrivals spread over this many s")
+    ap.add_argument("--timeout", type=float, default=1200, help="global time-out in s")
+    ap.add_argument("--action-timeout", type=float, default=90, help="one action's time-out in s")
+    ap.add_argument("--json", type=Path, help="write the raw numbers here")
+    args = ap.parse_args(argv)
+    ramps_n = [int(x) for x in args.sessions.split(",") if x.strip()]
+    deadline = time.monotonic() + args.timeout
+    extra = shlex.split(args.server_args)
+    label = (f"{'fresh' if args.fresh else 'warm'}, app {args.app_dir}, "
+             f"Chromium x{args.chromium}" + (f", {args.server_args}" if extra else ""))
+    ramps, server = [], None
+    try:
+        for i, n in enumerate(ramps_n):
+            if server is None or args.fresh:
+                if server is not None:
+                    server.stop()
+                server = Server(args.app_dir, args.port or free_port(), extra)
+                server.wait_healthy()
+                if not args.fresh:
+                    warm = student(server.url, -1, next(_seed), deadline, args.action_timeout)
+                    print(f"warm-up student: completed={warm.completed} {warm.failures[:2]}", flush=True)
+                    time.sleep(3)
+            print(f"ramp: {n} students, {args.chromium} Chromium ...", flush=True)
+            ramps.append(run_ramp(server, n, args.chromium, args.spread, deadline, args.action_timeout))
+            print(table(ramps[-1:], f"ramp {n}"), flush=True)
+            if time.monotonic() > deadline:
+                print("global time-out reached: stopping", flush=True)
+                break
+    except KeyboardInterrupt:
+        print("interrupted: stopping the server", flush=True)
+    finally:
+        if server is not None:
+            server.stop()
+    if ramps:
+        print()
+        print(table(ramps, label))
+    if args.json:
+        args.json.write_text(json.dumps({"label": label, "ramps": ramps}, indent=1))
+    return 0 if ramps and all(r["failed"] == 0 for r in ramps) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""One simulated student of a classroom, and the probe that measures stalls, over StClient.
+
+A student: opens the home page, follows the teacher's link to the classical page
+(`classical?mode=async&T=0`), adds two presets, uploads a small PNG of their own, changes
+the corruption, presses Step 20 times (Reset when Step is disabled at the end of a run),
+opens the Energy Transformer page and completes a mask of their own (a seed no one else
+uses, so the completion is not cached), visits two more pages and leaves.
+
+Each action's latency (send to script_finished) is kept by kind: open, step, et, switch,
+reset, and "other" (presets, upload, corruption). A failure is an exception element or an
+st.error the app showed, a time-out or a closed socket, kept with its text.
+"""
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
+
+from .st_client import Closed, RunTimeout, StClient, StError
+
+CLASS_LINK = ("classical", "mode=async&T=0")
+STEPS = 20
+OTHER_PAGES = ("dense", "modern")
+
+
+@dataclass
+class Record:
+    name: str
+    latencies: dict = field(default_factory=lambda: defaultdict(list))  # kind -> [seconds]
+    failures: list = field(default_factory=list)                        # texts
+    completed: bool = False
+    started: float = 0.0
+    ended: float = 0.0
+
+
+def png(seed: int, size: int = 24) -> bytes:
+    """A small PNG that no other student uploads (random pixels from `seed`)."""
+    pixels = (np.random.default_rng(seed).random((size, size, 3)) * 255).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class _Actor:
+    """Runs actions on one client, recording latencies and failures; stops on a
+    closed socket, a time-out or the global deadline."""
+
+    def __init__(self, rec: Record, client: StClient, deadline: float):
+        self.rec, self.c, self.deadline = rec, client, deadline
+
+    def do(self, kind: str, fn, *args):
+        if time.monotonic() > self.deadline:
+            raise RunTimeout("global time-out of the load test")
+        try:
+            run = fn(*args)
+        except (Closed, RunTimeout):
+            raise
+        except StError as e:
+            self.rec.failures.append(f"{fn.__name__}{args[:1]}: {e}")
+            return None
+        self.rec.latencies[kind].append(run.seconds)
+        self.rec.failures.extend(f"{run.action}: {err}" for err in run.errors)
+        return run
+
+
+def student(base_url: str, index: int, et_seed: int, deadline: float,
+            timeout: float = 60.0, out: list | None = None) -> Record:
+    """Runs one student; `out` gets the record at once, so a caller sees partial results."""
+    rec = Record(f"student {index}", started=time.monotonic())
+    if out is not None:
+        out.append(rec)
+    c = StClient(base_url, timeout=timeout)
+    a = _Actor(rec, c, deadline)
+    try:
+        rec.latencies["connect"].append(c.connect())
+        a.do("open", c.open, "", "")
+        a.do("open", c.open, *CLASS_LINK)
+        a.do("other", c.set_value, "preset_names", ["A", "T"])
+        a.do("other", c.click, "add_presets")
+        a.do("other", c.upload, "uploader", f"student{index}.png", png(10_000 + et_seed))
+        a.do("other", c.set_value, "q_corruption", "Gaussian noise")
+        a.do("other", c.set_value, "q_amount", 0.35)
+        for _ in range(STEPS):
+            if c.has("classical_step") and c.widget("classical_step").proto.disabled:
+                a.do("reset", c.click, "classical_reset")
+            a.do("step", c.click, "classical_step")
+        a.do("switch", c.switch_page, "energy_transformer")
+        a.do("et", c.set_value, "et_seed", et_seed)
+        for page in OTHER_PAGES:
+            a.do("switch", c.switch_page, page)
+        rec.completed = not rec.failures
+    except (Closed, RunTimeout) as e:
+        rec.failures.append(f"{type(e).__name__}: {e}")
+    except Exception as e:  # a bug in the client or an unexpected reply: keep the text
+        rec.failures.append(f"{type(e).__name__}: {e}")
+    finally:
+        c.close()
+        rec.ended = time.monotonic()
+    return rec
+
+
+def probe(base_url: str, stop: threading.Event, deadline: float, period: float = 0.5,
+          timeout: float = 60.0, out: list | None = None) -> Record:
+    """Clicks Step (Reset when disabled) every `period` seconds until `stop` is set:
+    its largest latency is the longest stall a student at the projector would see."""
+    rec = Record("probe", started=time.monotonic())
+    if out is not None:
+        out.append(rec)
+    c = StClient(base_url, timeout=timeout)
+    a = _Actor(rec, c, deadline)
+    try:
+        c.connect()
+        a.do("open", c.open, *CLASS_LINK)
+        for _ in range(int((deadline - time.monotonic()) / period) + 1):
+            if stop.is_set():
+                break
+            t0 = time.monotonic()
+            key = "classical_reset" if c.widget("classical_step").proto.disabled else "classical_step"
+            a.do("step", c.click, key)
+            stop.wait(max(0.0, period - (time.monotonic() - t0)))
+        rec.completed = not rec.failures
+    except Exception as e:
+        rec.failures.append(f"{type(e).__name__}: {e}")
+    finally:
+        c.close()
+        rec.ended = time.monotonic()
+    return rec

@@ -1,0 +1,77 @@
+"""A cold rush: 30 students open a just-started server at the same instant.
+
+Regression test for "partially initialized module 'pandas' has no attribute ...": when 30
+sessions' script threads made the process's first imports of pandas / plotly / torch
+together, one of them could get a half-initialised module (app.py now calls
+ui.boot.warm() first, under one process-wide lock). Here `streamlit run app.py` starts from
+the repository (its .streamlit/config.toml applies); as soon as /_stcore/health answers,
+30 protocol clients (tests/load/st_client.py) connect, wait at a barrier, and all send
+their first rerun together, each opening one of the pages that import the heavy modules;
+then each clicks Step once where the page has a player. No exception element, no st.error,
+no closed socket, no time-out: every run must finish.
+"""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.load.server import Server, tracebacks
+from tests.load.st_client import StClient
+
+SESSIONS = 30
+# page url name -> the key of its Step button (None: the page has no player)
+PAGES = {"classical": "classical_step", "dense": "dense_step", "modern": "modern_step",
+         "attention": None, "energy_transformer": "et_step"}
+OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
+
+
+@pytest.fixture
+def cold_server():
+    server = Server()
+    server.skip_unless_healthy()
+    yield server
+    server.stop()
+
+
+def _session(url: str, page: str, barrier: threading.Barrier, problems: list[str]) -> None:
+    c = StClient(url, timeout=50)
+    try:
+        c.connect()
+        barrier.wait(timeout=30)
+        run = c.open(page)
+        if run.status not in OK:
+            problems.append(f"open: {run.status}")
+        problems.extend(f"open: {e}" for e in run.errors)
+        step = PAGES[page]
+        if step is not None:
+            if not c.has(step):
+                problems.append(f"no Step button {step!r} after opening")
+            else:
+                run = c.click(step)
+                if run.status not in OK:
+                    problems.append(f"step: {run.status}")
+                problems.extend(f"step: {e}" for e in run.errors)
+        problems.extend(f"on the page: {e}" for e in c.exceptions())
+    except Exception as e:  # a closed socket, a time-out, a broken barrier
+        problems.append(f"{type(e).__name__}: {e}")
+    finally:
+        c.close()
+
+
+def test_thirty_sessions_at_once_on_a_cold_server(cold_server):
+    pages = list(PAGES)
+    barrier = threading.Barrier(SESSIONS)
+    out = {f"session {i} ({pages[i % len(pages)]})": [] for i in range(SESSIONS)}
+    threads = [threading.Thread(target=_session, daemon=True, args=(
+        cold_server.url, pages[i % len(pages)], barrier, problems))
+        for i, problems in enumerate(out.values())]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    stuck = [t.name for t in threads if t.is_alive()]
+    failures = {k: v for k, v in out.items() if v}
+    assert not stuck, f"{len(stuck)} sessions still running after 120 s"
+    assert not failures, f"{len(failures)} of {SESSIONS} sessions failed: {failures}"
+    assert not tracebacks(cold_server.log()), tracebacks(cold_server.log())[0]

@@ -1,0 +1,138 @@
+"""The protocol-level client against the real app (`streamlit run` on a free loopback port).
+
+The fast tests (well under 60 s) check the client: open a page from a link, click Step,
+upload a PNG, see a closed socket reported. The classroom ramp is marked `load` and runs
+only when asked for: `python -m pytest -m load tests/load`.
+"""
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.load.st_client import Closed, StClient, StError
+from tests.load.student import png
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.address", "127.0.0.1", "--server.port", str(port),
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError as e:
+        pytest.skip(f"cannot start streamlit: {e}")
+    try:
+        deadline = time.monotonic() + 45
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode(errors="replace")[-2000:]
+                pytest.skip(f"streamlit exited with code {proc.returncode}: {out}")
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.skip("streamlit did not answer /_stcore/health within 45 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture
+def client(server):
+    c = StClient(server, timeout=45)
+    c.connect()
+    yield c
+    c.close()
+
+
+def _step_text(c: StClient) -> str:
+    return next((t for t in c.texts("markdown") if re.search(r"step \d+ of \d+", t)), "")
+
+
+def _store_count(c: StClient) -> int:
+    heading = next(t for t in c.texts("heading") if t.startswith("Pattern store"))
+    return int(re.search(r"\((\d+)/", heading).group(1))
+
+
+def test_open_a_link_and_step_twice(client):
+    run = client.open("classical", "mode=async&T=0")
+    assert run.status == "FINISHED_SUCCESSFULLY" and not run.errors, run
+    assert client.session_id and "classical" in client.pages
+    assert "step 0 of" in _step_text(client)
+    assert {"Reset", "Step", "Run", "Play"} <= set(client.button_labels())
+    T = int(re.search(r"of (\d+)", _step_text(client)).group(1))
+    assert T >= 2, f"the default query converges in {T} step(s); the test needs 2"
+    step = client.widget("classical_step")
+    assert step.fragment_id, "the player lives in a fragment: a click reruns only it"
+    for _ in range(2):
+        run = client.click("classical_step")
+        assert run.status == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" and not run.errors, run
+        assert run.seconds > 0
+    assert "step 2 of" in _step_text(client)
+    assert "mode=async" in client.query_string  # the page wrote its settings into the URL
+
+
+def test_set_values_and_upload_a_png(client):
+    client.open("classical", "")
+    before = _store_count(client)
+    run = client.upload("uploader", "mine.png", png(7))
+    assert not run.errors, run
+    assert _store_count(client) == before + 1
+    client.set_value("q_amount", 0.4)
+    client.set_value("q_corruption", "Gaussian noise")
+    assert "q_amount=0.4" in client.query_string and "q_corruption=noise" in client.query_string
+    with pytest.raises(StError, match="not one of"):
+        client.set_value("q_corruption", "no such corruption")
+    run = client.switch_page("energy_transformer")
+    assert not run.errors and client.has("et_seed"), run
+    run = client.set_value("et_seed", 4242)
+    assert not run.errors and any("Completion took" == el.proto.label for el in
+                                  client.elements.values() if el.kind == "metric"), run
+
+
+def test_a_closed_socket_is_reported(client):
+    client.open("", "")
+    client.ws.send(b"\xff\xff\xff not a BackMsg")  # the server closes with 1002
+    with pytest.raises(Closed, match="closed"):
+        client.open("", "")
+    assert client.closed
+
+
+@pytest.mark.load
+def test_classroom_ramp(request, tmp_path):
+    """30 students, arriving over 5 s, on one warm server: every one completes."""
+    if "load" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the classroom ramp runs only with `-m load`")
+    from benchmarks.load_classroom import main
+
+    out = tmp_path / "load.json"
+    code = main(["--sessions", "30", "--chromium", "0", "--timeout", "900", "--json", str(out)])
+    assert out.exists()
+    assert code == 0, out.read_text()[-3000:]
