@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 
-RUN_SECONDS = 0.8  # CPU one run may take; a rerun also draws its figures (~0.2 s at d = 3072)
+RUN_SECONDS = 0.6  # CPU one run may take: with the figures (~0.2 s at d = 3072) and the
+                   # measured spread of +-30 % on a busy machine, a rerun stays near a second
 
 # seconds for one neuron visit of an asynchronous sweep (a Python loop over the neurons)
-ASYNC_VISIT = {"classical": 40e-6, "dense": 120e-6}
+ASYNC_VISIT = {"classical": 45e-6, "dense": 120e-6}
 # seconds for one synchronous step: classical W @ xi is d^2, dense compares N overlaps per neuron
-SYNC_PER_D2 = 1.0e-9            # classical: seconds per d^2
+SYNC_PER_D2 = 1.2e-9            # classical: seconds per d^2
 SYNC_PER_ND = 100e-9            # dense: seconds per N * d
 MODERN_PER_ND = 2.0e-9          # modern: one step and its energy, seconds per N * d
 MODERN_STEP_OVERHEAD = 150e-6   # ... plus this per step (the small-array overhead)
