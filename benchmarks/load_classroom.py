@@ -2,7 +2,7 @@
 
     python benchmarks/load_classroom.py [--sessions 1,10,30] [--chromium 2] [--port P]
         [--app-dir DIR] [--warm | --fresh] [--server-args "--server.fileWatcherType none"]
-        [--timeout 1200] [--json OUT]
+        [--processes K] [--timeout 1200] [--json OUT]
 
 Starts `streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port P`
 in the app dir (the repo by default; its .streamlit/config.toml applies as is, and
@@ -12,12 +12,22 @@ Step every 0.5 s (its largest latency is the longest stall), and --chromium real
 sessions (Playwright, /usr/bin/chromium). Per ramp: sessions completed / failed and the first
 failure texts; p50 / p95 / p99 of Step, page open, ET completion and page switch; the
 probe's longest stall; the server's CPU (% of one core, children included) and peak RSS;
-its RSS 30 s after everyone left beside its idle RSS before the ramp; the CPU the load
+its RSS 30 s (--after) after everyone left beside its idle RSS before the ramp; the CPU the load
 generator and everything else on the machine used (a disturbed run shows there).
 
 --warm (the default): one server; one student opens it before the first ramp.
 --fresh: every ramp starts on a newly started server that no session has opened yet: a cold
 rush of N arriving at once (ML model, caches and imports all cold).
+
+--processes K: instead of one `streamlit run`, start the classroom launcher
+`python deploy/classroom.py --processes K --port P --address 127.0.0.1` (K app processes
+behind nginx, a sticky cookie per browser), wait for its `ready:` line and drive everyone
+through nginx. CPU and RSS are then summed over the launcher and all its children (the app
+processes and nginx). Per ramp, nginx's access log says which process served each
+websocket session (`upstreams`) and whether any request with a route cookie went to
+another process than the cookie names (`sticky_violations`, must be 0). The launcher
+warms every process before `ready:`, so --fresh there means a just-started launcher. The
+probe, like any student, sits on one of the processes.
 
 Everything goes to 127.0.0.1; every loop is bounded by --timeout; the server is stopped at
 the end, also on Ctrl-C.
@@ -122,6 +132,63 @@ class Server:
         self.log.close()
 
 
+class Launcher(Server):
+    """deploy/classroom.py: K app processes behind nginx, on 127.0.0.1:port."""
+
+    def __init__(self, app_dir: Path, port: int, extra: list[str], processes: int):
+        self.url = f"http://127.0.0.1:{port}"
+        self.workdir = Path(tempfile.mkdtemp(prefix="load_classroom_room_"))
+        self.access_log = self.workdir / "nginx" / "logs" / "access.log"
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="load_classroom_", suffix=".log",
+                                               delete=False)
+        cmd = [sys.executable, str(app_dir / "deploy" / "classroom.py"),
+               "--processes", str(processes), "--port", str(port), "--address", "127.0.0.1",
+               "--workdir", str(self.workdir), *(f"--streamlit-arg={a}" for a in extra)]
+        self.proc = subprocess.Popen(cmd, cwd=app_dir, stdout=self.log, stderr=subprocess.STDOUT)
+        self.ps = psutil.Process(self.proc.pid)
+
+    def wait_healthy(self, timeout: float = 400) -> None:
+        """Until the launcher prints `ready: http://...` (every process started and warm)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the launcher exited with code {self.proc.returncode}:\n"
+                                   f"{self.tail()}")
+            if re.search(r"ready: http://", self.tail(20_000)):
+                return
+            time.sleep(0.3)
+        raise TimeoutError(f"the launcher not ready in {timeout} s:\n{self.tail()}")
+
+    def log_offset(self) -> int:
+        return self.access_log.stat().st_size if self.access_log.exists() else 0
+
+    def routing(self, since: int) -> dict:
+        """From nginx's access log after byte `since`: websocket sessions per upstream, and
+        requests whose route cookie named another process than the one that served them."""
+        if not self.access_log.exists():
+            return {"upstreams": {}, "sticky_violations": -1, "requests": 0}
+        with open(self.access_log, "rb") as f:
+            f.seek(since)
+            lines = f.read().decode(errors="replace").splitlines()
+        streams: dict[str, int] = {}
+        violations = 0
+        for line in lines:
+            m = re.search(r"route=(\S*) upstream=(\S*)", line)
+            if not m:
+                continue
+            route, upstream = m.group(1), m.group(2).split(",")[-1].strip()
+            if route not in ("", "-") and upstream not in ("", "-") and route != upstream:
+                violations += 1
+            if "/_stcore/stream" in line:
+                streams[upstream] = streams.get(upstream, 0) + 1
+        return {"upstreams": streams, "sticky_violations": violations, "requests": len(lines)}
+
+    def stop(self) -> None:
+        super().stop()
+        import shutil
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
 class Monitor(threading.Thread):
     """Samples the server's RSS every 0.25 s and keeps the peak, until stopped."""
 
@@ -187,10 +254,11 @@ _seed = iter(range(1, 10_001))  # ET mask seeds: unique per student over the who
 
 
 def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: float,
-             action_timeout: float) -> dict:
+             action_timeout: float, after: tuple[float, ...] = (SETTLE_S,)) -> dict:
     results: list[Record] = []  # each session appends its record when it starts
 
     rss_before = server.rss()
+    log_at = server.log_offset() if isinstance(server, Launcher) else 0
     me, machine0 = psutil.Process(), psutil.cpu_times()
     me0 = sum(me.cpu_times()[:4])
     cpu0, t0 = server.cpu_seconds(), time.monotonic()
@@ -230,9 +298,11 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
             r.completed = False
             r.failures.append("unfinished at the global time-out")
 
-    settle_end = min(deadline, time.monotonic() + SETTLE_S)
-    time.sleep(max(0.0, settle_end - time.monotonic()))
-    rss_after = server.rss()
+    left_at, rss_at = time.monotonic(), {}
+    for s_after in sorted(after):  # RSS this long after everyone left
+        time.sleep(max(0.0, min(deadline, left_at + s_after) - time.monotonic()))
+        rss_at[f"{s_after:g}"] = server.rss() / 2**20
+    rss_after = rss_at[f"{min(after):g}"] * 2**20
 
     students = [r for r in results if r.name.startswith("student")]
     browsers = [r for r in results if r.name.startswith("chromium")]
@@ -240,8 +310,10 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
            KINDS + ("reset", "other", "connect")}
     pr = probe_rec[0] if probe_rec else Record("probe", failures=["probe did not finish"])
     failures = [f"{r.name}: {f}" for r in students + browsers + [pr] for f in r.failures]
+    routing = server.routing(log_at) if isinstance(server, Launcher) else None
     return {
         "sessions": n, "elapsed_s": elapsed, "unfinished_threads": unfinished,
+        "routing": routing,
         "completed": sum(r.completed for r in students), "failed": sum(not r.completed for r in students),
         "failures": failures,
         "latencies_s": lat,
@@ -253,7 +325,7 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
         "server_cpu_pct": 100 * cpu / elapsed, "loadgen_cpu_pct": 100 * me_cpu / elapsed,
         "other_cpu_pct": 100 * max(0.0, machine_busy - cpu - me_cpu) / elapsed,
         "rss_before_mb": rss_before / 2**20, "rss_peak_mb": mon.peak / 2**20,
-        "rss_after_mb": rss_after / 2**20,
+        "rss_after_mb": rss_after / 2**20, "rss_after_s_mb": rss_at,
     }
 
 
@@ -283,8 +355,15 @@ def table(ramps: list[dict], label: str) -> str:
         row("server CPU, % of one core", lambda r: f"{r['server_cpu_pct']:.0f}"),
         row("load generator / other CPU %", lambda r: f"{r['loadgen_cpu_pct']:.0f} / {r['other_cpu_pct']:.0f}"),
         row("RSS idle before / peak (MB)", lambda r: f"{r['rss_before_mb']:.0f} / {r['rss_peak_mb']:.0f}"),
-        row(f"RSS {SETTLE_S} s after all left (MB)", lambda r: f"{r['rss_after_mb']:.0f} ({r['rss_after_mb'] - r['rss_before_mb']:+.0f})"),
     ]
+    for t in sorted({t for r in ramps for t in r.get("rss_after_s_mb", {})}, key=float):
+        lines.append(row(f"RSS {t} s after all left (MB)", lambda r, t=t: (
+            f"{r['rss_after_s_mb'][t]:.0f} ({r['rss_after_s_mb'][t] - r['rss_before_mb']:+.0f})"
+            if t in r.get("rss_after_s_mb", {}) else "-")))
+    if any(r.get("routing") for r in ramps):
+        lines.append(row("websocket sessions per process / sticky violations", lambda r: (
+            " + ".join(str(v) for _, v in sorted(r["routing"]["upstreams"].items()))
+            + f" / {r['routing']['sticky_violations']}") if r.get("routing") else "-"))
     for r in ramps:
         for f in r["failures"][:5]:
             lines.append(f"- {r['sessions']} students: {f[:400]}")
@@ -302,6 +381,11 @@ def main(argv=None) -> int:
     mode.add_argument("--fresh", dest="fresh", action="store_true", help="a cold server per ramp")
     ap.set_defaults(fresh=False)
     ap.add_argument("--server-args", default="", help='extra flags, e.g. "--runner.postScriptGC false"')
+    ap.add_argument("--processes", type=int, default=0,
+                    help="K app processes behind nginx (deploy/classroom.py); 0: one streamlit")
+    ap.add_argument("--after", default=str(SETTLE_S),
+                    help="RSS is read this many seconds after everyone left, e.g. 30,150 "
+                         "(Streamlit keeps a closed tab's session for 120 s)")
     ap.add_argument("--spread", type=float, default=5.0, help="arrivals spread over this many s")
     ap.add_argument("--timeout", type=float, default=1200, help="global time-out in s")
     ap.add_argument("--action-timeout", type=float, default=90, help="one action's time-out in s")
@@ -311,21 +395,26 @@ def main(argv=None) -> int:
     deadline = time.monotonic() + args.timeout
     extra = shlex.split(args.server_args)
     label = (f"{'fresh' if args.fresh else 'warm'}, app {args.app_dir}, "
-             f"Chromium x{args.chromium}" + (f", {args.server_args}" if extra else ""))
+             + (f"{args.processes} processes behind nginx, " if args.processes else "")
+             + f"Chromium x{args.chromium}" + (f", {args.server_args}" if extra else ""))
     ramps, server = [], None
     try:
         for i, n in enumerate(ramps_n):
             if server is None or args.fresh:
                 if server is not None:
                     server.stop()
-                server = Server(args.app_dir, args.port or free_port(), extra)
+                if args.processes:
+                    server = Launcher(args.app_dir, args.port or free_port(), extra, args.processes)
+                else:
+                    server = Server(args.app_dir, args.port or free_port(), extra)
                 server.wait_healthy()
                 if not args.fresh:
                     warm = student(server.url, -1, next(_seed), deadline, args.action_timeout)
                     print(f"warm-up student: completed={warm.completed} {warm.failures[:2]}", flush=True)
                     time.sleep(3)
             print(f"ramp: {n} students, {args.chromium} Chromium ...", flush=True)
-            ramps.append(run_ramp(server, n, args.chromium, args.spread, deadline, args.action_timeout))
+            ramps.append(run_ramp(server, n, args.chromium, args.spread, deadline, args.action_timeout,
+                                  tuple(float(x) for x in args.after.split(","))))
             print(table(ramps[-1:], f"ramp {n}"), flush=True)
             if time.monotonic() > deadline:
                 print("global time-out reached: stopping", flush=True)

@@ -25,6 +25,9 @@ It does what the Streamlit frontend does, with Streamlit's own protobuf classes:
 Every action returns a ``Run``: the wall time from send to ``script_finished``, the
 exception elements and ``st.error`` texts the app showed. A server that closes the socket
 raises ``Closed``; a run that does not finish in ``timeout`` seconds raises ``RunTimeout``.
+``click`` / ``set_value`` with ``wait=False`` only send: ``wait_started()`` then reads until
+the server has started the run (its ``new_session``), e.g. to close the socket mid-run or to
+send the next rerun while this one executes, and ``settle()`` reads until the last run ends.
 """
 from __future__ import annotations
 
@@ -117,6 +120,7 @@ class StClient:
         self._cache: dict[str, ForwardMsg] = {}     # message hash -> cacheable ForwardMsg
         self._pending: tuple | None = None          # an action sent with wait=False
         self.finishes: list[str] = []               # script_finished statuses, see settle()
+        self.starts = 0                             # runs the server started (new_session)
 
     # ------------------------------------------------------------ connection
     def connect(self) -> float:
@@ -311,7 +315,9 @@ class StClient:
     def settle(self, grace: float = 2.0) -> Run:
         """After actions sent with wait=False: read until a run ends and no new run starts
         within `grace` seconds; returns the last run. `Run.status` is the last run's;
-        `self.finishes` lists every script_finished status the client has read."""
+        `self.finishes` lists every script_finished status the client has read and
+        `self.starts` counts the runs started: a run stopped for a rerun (Streamlit 1.67
+        sends no script_finished for it) shows as a start without a finish."""
         action, t0, fragment_id = self._pending
         while True:
             run = self._finish(action, t0, fragment_id)
@@ -368,6 +374,7 @@ class StClient:
         elif msg.metadata.cacheable:
             self._cache[msg.hash] = msg
         if kind == "new_session":
+            self.starts += 1
             self.session_id = msg.new_session.initialize.session_id or self.session_id
             self.page_hash = msg.new_session.page_script_hash or self.page_hash
         elif kind == "navigation":
