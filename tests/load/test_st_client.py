@@ -7,61 +7,21 @@ only when asked for: `python -m pytest -m load tests/load`.
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
+from tests.load.server import Server
 from tests.load.st_client import Closed, StClient, StError
 from tests.load.student import png
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port),
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    except OSError as e:
-        pytest.skip(f"cannot start streamlit: {e}")
-    try:
-        deadline = time.monotonic() + 45
-        while True:
-            if proc.poll() is not None:
-                out = proc.stdout.read().decode(errors="replace")[-2000:]
-                pytest.skip(f"streamlit exited with code {proc.returncode}: {out}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.skip("streamlit did not answer /_stcore/health within 45 s")
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    srv = Server()
+    srv.skip_unless_healthy()
+    yield srv.url
+    srv.stop()
 
 
 @pytest.fixture
