@@ -4,8 +4,8 @@ import math
 import numpy as np
 import streamlit as st
 
-from hopfield_core import capacity, images
-from ui import budget, dense_cache, dynamics_view, exports, state
+from hopfield_core import capacity
+from ui import budget, dense_cache, dynamics_view, state
 from ui.text import quoted
 
 PAGE = "dense"
@@ -27,6 +27,10 @@ RISE_REASON = ("synchronous updates set every neuron from the same old state. Ea
                "lower the energy on its own, but flipped together they can raise it, and the "
                "state can even blink between two images (a 2-cycle). Choose async for a "
                "guaranteed descent.")
+# the pages plot DenseAssociativeMemory.readable_energy: an increasing function of E that stays
+# readable at every d and degree (E itself reaches -1e24 at n = 10 and underflows to -0.0 for
+# the exponential away from the patterns)
+ENERGY_LABEL = {"polynomial": "Energy E / dⁿ", "exponential": "Log-domain energy"}
 
 
 # ---------------------------------------------------------------- settings from the link
@@ -166,10 +170,23 @@ def _intro() -> None:
             "here, $e^{\\beta(z-d)} = e^{-\\beta d}\\, e^{\\beta z}$, is a **positive rescaling** "
             "of Demircigil's $e^{z}$ (at $\\beta = 1$): every term is multiplied by the same "
             "positive constant $e^{-\\beta d}$. That **changes no update** (each neuron compares "
-            "two energies, and the comparison survives the rescaling) but it keeps $E$ in "
-            "$[-N, 0]$ for any $d$, where $e^{z}$ would already reach $10^{111}$ at $d = 256$ "
-            "and overflow at $d = 1024$.", icon=":material/info:"
+            "two energies, and the comparison survives the rescaling) and keeps $E$ in "
+            "$[-N, 0]$, where $e^{z}$ would already reach $10^{111}$ at $d = 256$.",
+            icon=":material/info:"
         )
+        with st.expander("Which energy the curves show"):
+            st.markdown(
+                "$E$ itself is unreadable at the two ends: at $n = 10$ it reaches $-10^{24}$, "
+                "and the exponential's terms fall below the smallest float away from the "
+                "patterns ($E = -5\\cdot 10^{-45}$ for a query 51 flips from H at $\\beta = 1$, "
+                "$d = 256$; exactly $-0.0$ at $\\beta = 10$). The curves show a strictly "
+                "increasing function of $E$ instead: it falls exactly when $E$ falls, so "
+                "every update and every verdict is the same."
+            )
+            st.latex(r"\text{polynomial: } \frac{E}{d^{\,n}} = -\sum_\mu "
+                     r"\Big(\frac{x_\mu\cdot\xi}{d}\Big)^{n} \in [-N, N]")
+            st.latex(r"\text{exponential: } \tilde E = -\frac1\beta \log \sum_\mu "
+                     r"e^{\beta (x_\mu\cdot\xi - d)} = -\frac1\beta \log(-E)")
 
 
 def _controls():
@@ -180,8 +197,8 @@ def _controls():
         poly = interaction == "polynomial"
         degree = c2.slider("Degree n", MIN_DEGREE, MAX_DEGREE, key="dn_degree", disabled=not poly,
                            help="n = 2 is the classical Hopfield network.")
-        c2.caption("n = 2 **is** the classical network; every step up multiplies the capacity "
-                   "by about d." if poly else "The degree plays no part in the exponential.")
+        c2.caption("n = 2 **is** the classical network; each step up from n multiplies the "
+                   "capacity by about d / (2n - 1)." if poly else "The degree plays no part in the exponential.")
         rectified = c3.toggle("Rectified", key="dn_rectified", disabled=not poly,
                               help="F(z) = max(z, 0)^n: patterns the state disagrees with count "
                                    "for nothing (Krotov & Hopfield's rectified polynomial).")
@@ -256,7 +273,7 @@ def _comparison(ps, q, qkey, dense_traj, cfg, mode, steps, seed) -> None:
               (c3, f"Dense memory ({label})", dense_traj.final, dn_verdict, dense_traj)]
     for col, title, x, verdict, traj in panels:
         col.markdown(f"**{title}**")
-        col.image(exports.png_bytes(images.to_image(x, ps.shape)), width=220)
+        col.image(state.picture_png(x, ps.shape, width=220), width=220, output_format="PNG")
         if verdict is None:
             col.caption(f"{ps.d} neurons; the same query goes into both networks, with the same "
                         f"update mode ({mode}), step limit and random order.")
@@ -264,8 +281,10 @@ def _comparison(ps, q, qkey, dense_traj, cfg, mode, steps, seed) -> None:
             who = "Classical" if traj is cl_traj else "Dense"
             with col:
                 dynamics_view.VERDICT_STYLE[verdict.kind](f"{who}: {verdict.sentence(ps.names)}")
+            label = "Energy E" if traj is cl_traj else ENERGY_LABEL[cfg["interaction"]]
+            what = label[0].lower() + label[1:]
             col.caption(f"after {traj.steps} step{'s' if traj.steps != 1 else ''}, "
-                        f"final energy {traj.energies[-1]:.6g}")
+                        f"final {what} {traj.energies[-1]:.6g}")
     differ = int(np.count_nonzero(cl_traj.final != dense_traj.final))
     st.markdown(f"The two final states differ in **{differ} of {ps.d}** neurons.")
     if cfg["interaction"] == "polynomial" and cfg["degree"] == 2 and not cfg["rectified"]:
@@ -350,12 +369,10 @@ def main() -> None:
     q, qkey = state.query(ps)
     seed = int(state.setting("q_seed"))
     cfg = {"interaction": interaction, "degree": degree, "beta": beta, "rectified": rectified}
-    traj = state.run("dense", cfg, ps, q, qkey, share=0.5, mode=mode, max_steps=steps, rng=seed)
-    dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=RISE_REASON)
-    if interaction == "exponential" and np.any(traj.energies == 0):
-        st.caption(f"An energy of 0 is no bug: far from every pattern $e^{{\\beta (z - d)}}$ "
-                   f"falls below the smallest float ($\\beta = {beta:g}$, $d = {ps.d}$). The "
-                   "update compares the two choices in the log domain, so it still works.")
+    traj = state.run("dense", cfg, ps, q, qkey, share=0.5, mode=mode, max_steps=steps, rng=seed,
+                     readable=True)
+    dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=RISE_REASON,
+                       energy_label=ENERGY_LABEL[interaction])
 
     _comparison(ps, q, qkey, traj, cfg, mode, steps, seed)
 

@@ -23,7 +23,8 @@ def main() -> None:
         st.markdown(
             "**1. Classical network (Hopfield, 1982).** Binary neurons $\\xi_i \\in \\{-1,+1\\}$, "
             "Hebbian weights, a quadratic energy. It stores about $0.14\\,d$ random patterns in "
-            "$d$ neurons; beyond that, spurious mixtures take over.\n\n"
+            "$d$ neurons; beyond that, even a stored pattern slides away, into a spin-glass state "
+            "that resembles none of the memories.\n\n"
             "**2. Dense associative memory (Krotov & Hopfield, 2016; Demircigil et al., 2017).** "
             "Replace the quadratic by a steeper interaction $F$: a polynomial $z^n$ stores about "
             "$d^{\\,n-1}$ patterns, an exponential exponentially many.\n\n"

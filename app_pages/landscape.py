@@ -232,7 +232,8 @@ def plane_tab(ps) -> dict:
                 (plane.basis[0], "direction u"), (plane.basis[1], "direction v")]
         for col, (vec, cap) in zip(cols, pics):
             lim = float(np.max(np.abs(vec))) or 1.0
-            col.image(images.to_image(vec, ps.shape, -lim, lim), caption=cap, width=160)
+            col.image(state.picture_png(vec, ps.shape, -lim, lim, width=160), caption=cap, width=160,
+                      output_format="PNG")
     return settings
 
 
@@ -404,8 +405,10 @@ def main() -> None:
     st.title("The energy landscape")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(
-        "Every Hopfield network has an **energy** $E(\\xi)$, and its updates only ever go "
-        "downhill. Memories are the **valleys** of this landscape; recall is rolling from the "
+        "Every Hopfield network has an **energy** $E(\\xi)$. Updated one neuron at a time "
+        "(asynchronously), or with the continuous update below, the state only ever goes "
+        "downhill; synchronous updates of binary neurons can climb (see the classical page). "
+        "Memories are the **valleys** of this landscape; recall is rolling from the "
         "query into the nearest one. This page shows the landscape itself: in a 2-D world you "
         "can see whole, on a plane and a line through image space, and, for tiny binary "
         "networks, state by state, with every valley found and named."
@@ -419,8 +422,9 @@ def main() -> None:
         st.markdown(
             "- **2-D world**, default triangle: set **β = 1**. There is one valley in the centre "
             "and the query rolls to the mean of the three patterns (a global fixed point). Raise "
-            "β to **3**: past β = 2 the centre becomes a hill, three valleys appear, and the same "
-            "query now retrieves x1.\n"
+            "β step by step: at β ≈ 1.84 three more valleys appear beside the central one (four "
+            "at once: a first-order transition), at β = 2 the centre turns into a hill, and "
+            "at β = 3 the same query retrieves x1.\n"
             "- **Slice**, store H, O, X: from H to O with **β = 2, 5, 20**. At β = 2 the barrier "
             "is 0 (no valley at the ends); it grows to about 0.09 at β = 5 and 0.2 at β = 20.\n"
             "- **Small binary networks**: d = 16, N = 5, seed 0. The classical network keeps only "

@@ -94,10 +94,10 @@ def main() -> None:
             "classical", {"learning_rule": "hebbian"}, ps, q, qkey, temperature=0.0, **binary_run)),
         Net("Dense polynomial", f"{mode}, n = {int(degree)}", ps, state.run(
             "dense", {"interaction": "polynomial", "degree": int(degree)}, ps, q, qkey,
-            **binary_run)),
+            readable=True, **binary_run)),
         Net("Dense exponential", f"{mode}, β = {exp_beta:g}", ps, state.run(
             "dense", {"interaction": "exponential", "beta": float(exp_beta)}, ps, q, qkey,
-            **binary_run)),
+            readable=True, **binary_run)),
         Net("Modern continuous", f"β = {beta:g}", pc, state.run(
             "modern", {"beta": float(beta)}, pc, qc, qckey, max_steps=steps, share=0.1)),
     ]
@@ -125,7 +125,9 @@ def main() -> None:
         fig = state.shared("energies|" + run_key,
                                    lambda: figures_compare.energy_small_multiples(curves, titles))
         caption = ("Energy per step, each panel on its own y scale: the four energies have "
-                   "different units, so compare shapes, not heights.")
+                   "different units, so compare shapes, not heights. The dense panels show "
+                   "E / dⁿ and the log-domain energy −(1/β) log(−E), increasing functions of "
+                   "E that stay readable (see the dense page).")
     else:
         fig = state.shared("normalised|" + run_key, lambda: figures_compare.energies_normalised(
             [compare.normalised_energies(E) for E in curves], titles))
@@ -141,7 +143,7 @@ def main() -> None:
         "Settings": [n.settings for n in nets],
         "Steps": [n.traj.steps for n in nets],
         "Converged": [bool(n.traj.converged) for n in nets],
-        "Final energy": [float(n.traj.energies[-1]) for n in nets],
+        "Final energy (as plotted)": [float(n.traj.energies[-1]) for n in nets],
         "Verdict": [v.sentence(n.ps.names) for v, n in zip(verdicts, nets)],
         "Retrieved?": [compare.retrieval_outcome(v, target) for v in verdicts],
     }, hide_index=True, key="sb_table", width="stretch")

@@ -2,7 +2,7 @@
 
     python benchmarks/load_classroom.py [--sessions 1,10,30] [--chromium 2] [--port P]
         [--app-dir DIR] [--warm | --fresh] [--server-args "--server.fileWatcherType none"]
-        [--processes K] [--timeout 1200] [--json OUT]
+        [--processes K] [--think S] [--timeout 1200] [--json OUT]
 
 Starts `streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port P`
 in the app dir (the repo by default; its .streamlit/config.toml applies as is, and
@@ -28,6 +28,9 @@ websocket session (`upstreams`) and whether any request with a route cookie went
 another process than the cookie names (`sticky_violations`, must be 0). The launcher
 warms every process before `ready:`, so --fresh there means a just-started launcher. The
 probe, like any student, sits on one of the processes.
+
+--think S: each student pauses 0.5 S to 1.5 S between actions (a person reading the result);
+the default 0 clicks again the moment a run finishes, a stress test no class produces.
 
 Everything goes to 127.0.0.1; every loop is bounded by --timeout; the server is stopped at
 the end, also on Ctrl-C.
@@ -254,7 +257,7 @@ _seed = iter(range(1, 10_001))  # ET mask seeds: unique per student over the who
 
 
 def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: float,
-             action_timeout: float, after: tuple[float, ...] = (SETTLE_S,)) -> dict:
+             action_timeout: float, after: tuple[float, ...] = (SETTLE_S,), think: float = 0.0) -> dict:
     results: list[Record] = []  # each session appends its record when it starts
 
     rss_before = server.rss()
@@ -277,7 +280,7 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
         start_at = t0 + spread * i / max(1, n)
         time.sleep(max(0.0, min(start_at, deadline) - time.monotonic()))
         th = threading.Thread(target=student, daemon=True, args=(
-            server.url, i, next(_seed), deadline, action_timeout, results))
+            server.url, i, next(_seed), deadline, action_timeout, results, think))
         th.start()
         threads.append(th)
     for th in threads:
@@ -386,6 +389,8 @@ def main(argv=None) -> int:
     ap.add_argument("--after", default=str(SETTLE_S),
                     help="RSS is read this many seconds after everyone left, e.g. 30,150 "
                          "(Streamlit keeps a closed tab's session for 120 s)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean pause between a student's actions in s (0: none, a stress test)")
     ap.add_argument("--spread", type=float, default=5.0, help="arrivals spread over this many s")
     ap.add_argument("--timeout", type=float, default=1200, help="global time-out in s")
     ap.add_argument("--action-timeout", type=float, default=90, help="one action's time-out in s")
@@ -396,7 +401,8 @@ def main(argv=None) -> int:
     extra = shlex.split(args.server_args)
     label = (f"{'fresh' if args.fresh else 'warm'}, app {args.app_dir}, "
              + (f"{args.processes} processes behind nginx, " if args.processes else "")
-             + f"Chromium x{args.chromium}" + (f", {args.server_args}" if extra else ""))
+             + f"Chromium x{args.chromium}" + (f", think {args.think:g} s" if args.think else "")
+             + (f", {args.server_args}" if extra else ""))
     ramps, server = [], None
     try:
         for i, n in enumerate(ramps_n):
@@ -414,7 +420,7 @@ def main(argv=None) -> int:
                     time.sleep(3)
             print(f"ramp: {n} students, {args.chromium} Chromium ...", flush=True)
             ramps.append(run_ramp(server, n, args.chromium, args.spread, deadline, args.action_timeout,
-                                  tuple(float(x) for x in args.after.split(","))))
+                                  tuple(float(x) for x in args.after.split(",")), args.think))
             print(table(ramps[-1:], f"ramp {n}"), flush=True)
             if time.monotonic() > deadline:
                 print("global time-out reached: stopping", flush=True)

@@ -37,8 +37,11 @@ def _analyse(run_key: str, fingerprint: str, _traj, _ps: PatternSet):
             analysis.energy_rises(_traj.energies), analysis.verdict(_traj, _ps.X, binary=_ps.binary))
 
 
-def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "") -> None:
+def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
+         energy_label: str = "Energy") -> None:
     """The player and the figures for one precomputed trajectory.
+
+    energy_label names what traj.energies holds (a page may plot a rescaled energy).
 
     monotone: this rule guarantees that the energy never rises, so a rise is a bug
     to flag loudly; otherwise a rise is expected and explained with rise_reason.
@@ -51,14 +54,14 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "")
         t = widgets.player(page, T, run_key)
         c1, c2, c3 = st.columns([2, 3, 3])
         h = 460 if state.presenter() else 300  # larger for a projector
-        key = (run_key, t, tuple(ps.names), h)  # figures are built once per run and step
-        c1.plotly_chart(state.shared(("dyn-image",) + key, lambda: figures.image(
-            frames[t], f"State at step {t}", h)), key=f"{page}_img", config={"displayModeBar": False})
+        key = (run_key, t, tuple(ps.names), h, energy_label)  # figures are built once per run and step
+        c1.markdown(f"**State at step {t}**")  # a PNG, not a chart: sent as encoded once
+        c1.image(state.image_png(frames[t], 2 * h), width="stretch", output_format="PNG")
         c2.plotly_chart(state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
-            traj.energies, t, rises, height=h)), key=f"{page}_energy", config={"displayModeBar": False})
+            traj.energies, t, rises, title=energy_label, height=h)), key=f"{page}_energy", config={"displayModeBar": False})
         c3.plotly_chart(state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
             m_all[t], ps.names, height=h)), key=f"{page}_overlaps", config={"displayModeBar": False})
-        st.metric("Energy", f"{traj.energies[t]:.6g}",
+        st.metric(energy_label, f"{traj.energies[t]:.6g}",
                   delta=None if t == 0 else f"{traj.energies[t] - traj.energies[t - 1]:.3g}",
                   delta_color="inverse")
         if t < T:

@@ -17,9 +17,10 @@ def _scale(img: np.ndarray, target: int = 256) -> int:
     return max(1, target // max(img.shape[:2]))
 
 
-def png_bytes(img: np.ndarray) -> bytes:
+def png_bytes(img: np.ndarray, target: int = 256) -> bytes:
+    """The image as PNG, pixels enlarged by a whole factor to at most `target` px a side."""
     buf = io.BytesIO()
-    _pil(img, _scale(img)).save(buf, "PNG")
+    _pil(img, _scale(img, target)).save(buf, "PNG")
     return buf.getvalue()
 
 

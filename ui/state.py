@@ -15,7 +15,7 @@ import streamlit as st
 from hopfield_core import images
 from hopfield_core.presets import preset_groups, preset_image
 
-from . import budget, uploads
+from . import budget, exports, uploads
 from .text import quoted, safe_name
 
 SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
@@ -49,7 +49,7 @@ class Stored:
 class PatternSet:
     X: np.ndarray      # (N, d) one pattern a row
     shape: tuple       # how a pattern is shown: (H, W) or (H, W, 3)
-    names: list
+    names: tuple
     binary: bool
     fingerprint: str   # a short hash that identifies X for caches
 
@@ -159,21 +159,59 @@ def representation() -> tuple[int, bool, str]:
 
 def to_pattern(img: np.ndarray, binary: bool) -> np.ndarray:
     size, colour, binarize = representation()
+    return _to_pattern(img, binary, size, colour, binarize)
+
+
+def _to_pattern(img: np.ndarray, binary: bool, size: int, colour: bool, binarize: str) -> np.ndarray:
     small = images.resize(img, (size, size))
     if binary:
         return images.to_bipolar(small, colour=colour, dither=binarize == "dither")
     return images.to_continuous(small, colour=colour, unit_norm=True)
 
 
-def patterns(binary: bool = True) -> PatternSet:
-    """The stored images as patterns, in the representation chosen in the sidebar."""
-    size, colour, _ = representation()
-    items = store()
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _pattern_set(keys: tuple, names: tuple, size: int, colour: bool, binarize: str, binary: bool,
+                 _images: tuple) -> PatternSet:
+    """The patterns of stored items, once per (items, representation) for every session:
+    an item's key names its image (a preset's name, an upload's hash), so the keys and the
+    representation determine X. Read-only: X is shared by every rerun that asks."""
     shape = (size, size, 3) if colour else (size, size)
     d = int(np.prod(shape))
-    X = np.stack([to_pattern(s.image, binary) for s in items]) if items else np.zeros((0, d))
+    X = (np.stack([_to_pattern(img, binary, size, colour, binarize) for img in _images])
+         if _images else np.zeros((0, d)))
+    X.flags.writeable = False
     fp = hashlib.sha1(X.tobytes() + str(shape).encode()).hexdigest()[:16]
-    return PatternSet(X, shape, [s.name for s in items], binary, fp)
+    return PatternSet(X, shape, tuple(names), binary, fp)
+
+
+def patterns(binary: bool = True) -> PatternSet:
+    """The stored images as patterns, in the representation chosen in the sidebar."""
+    size, colour, binarize = representation()
+    items = store()
+    return _pattern_set(tuple(s.key for s in items), tuple(s.name for s in items), size, colour,
+                        binarize, binary, tuple(s.image for s in items))
+
+
+def picture_png(pattern: np.ndarray, shape: tuple, lo: float = -1.0, hi: float = 1.0,
+                width: int = 256) -> bytes:
+    """A pattern (values from lo to hi) as PNG bytes: see image_png."""
+    return image_png(images.to_image(pattern, shape, lo, hi), width)
+
+
+def image_png(img: np.ndarray, width: int = 256) -> bytes:
+    """An (H, W, 3) image in [0, 1] as PNG bytes, pixels enlarged by a whole factor to at
+    most `width` px, encoded once per content for every session. Show it with
+    `st.image(..., output_format="PNG")` at `width` or "stretch": Streamlit then sends the
+    bytes as they are, where an array (or output_format "auto", which turns RGB into JPEG)
+    would be encoded again on every rerun."""
+    a = np.ascontiguousarray(img, dtype=np.float64)
+    key = f"{hashlib.sha1(a.tobytes()).hexdigest()}|{a.shape}|{width}"
+    return _png(key, a, width)
+
+
+@st.cache_resource(max_entries=2048, show_spinner=False)
+def _png(key: str, _img: np.ndarray, width: int) -> bytes:
+    return exports.png_bytes(_img, width)  # a few kB each
 
 
 # ---------------------------------------------------------------- the query

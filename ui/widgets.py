@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from hopfield_core import images
 from hopfield_core.images import CORRUPTIONS, ImageError
 from hopfield_core.presets import preset_groups
 
@@ -97,8 +96,8 @@ def _store_gallery(items) -> None:
         for start in range(0, len(items), per_row):
             cols = st.columns(per_row)
             for col, item, x in zip(cols, items[start:start + per_row], ps.X[start:start + per_row]):
-                col.image(images.to_image(x, ps.shape), caption=f"{items.index(item) + 1}. {item.name}",
-                          width="stretch")
+                col.image(state.picture_png(x, ps.shape), caption=f"{items.index(item) + 1}. {item.name}",
+                          width="stretch", output_format="PNG")
                 col.button("✕", key=f"remove_{item.key}", help=f"Remove {item.name}",
                            on_click=state.remove, args=(item.key,))
 

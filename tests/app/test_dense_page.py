@@ -1,4 +1,5 @@
-"""The dense page: true energies, degree 2 = classical, the demo, URL state, extreme beta."""
+"""The dense page: the energies it plots (E / d^n, the log-domain energy), degree 2 =
+classical, the demo, URL state, extreme beta."""
 import math
 
 import numpy as np
@@ -13,8 +14,11 @@ DEMO = "HOPFIELDKX"
 DEMO_URL = {"presets": ",".join(f"letters/{c}" for c in DEMO), "size": "8"}
 
 
+LABELS = ("Energy E / dⁿ", "Log-domain energy")
+
+
 def energy_shown(at) -> float:
-    (m,) = [m for m in at.metric if m.label == "Energy"]
+    (m,) = [m for m in at.metric if m.label in LABELS]
     return float(m.value)
 
 
@@ -29,8 +33,9 @@ def store_and_query(letters, q_index=0, amount=0.2, seed=0, size=16, kind="flip"
     return X, q
 
 
-def run_dense(X, q, mode="async", seed=0, steps=30, **cfg):
-    return DenseAssociativeMemory(X, **cfg).run(q, mode=mode, rng=seed, max_steps=steps)
+def run_dense(X, q, mode="async", seed=0, steps=30, readable=True, **cfg):
+    return DenseAssociativeMemory(X, **cfg).run(q, mode=mode, rng=seed, max_steps=steps,
+                                                readable=readable)
 
 
 def run_classical(X, q, mode="async", seed=0, steps=30):
@@ -41,11 +46,12 @@ def fmt(e: float) -> float:
     return float(f"{e:.6g}")
 
 
-def test_default_store_step_and_run_show_the_true_energies():
+def test_default_store_step_and_run_show_the_readable_energies():
     at = open_app("dense")
     info = " ".join(shown(at.info))
-    for part in ("positive rescaling", "changes no update", "$[-N, 0]$ for any $d$"):
+    for part in ("positive rescaling", "changes no update", "keeps $E$ in $[-N, 0]$"):
         assert part in info  # the exponential's rescaling is said on screen
+    assert [m.label for m in at.metric if m.label in LABELS] == ["Energy E / dⁿ"]
     X, q = store_and_query("HOX")
     ref = run_dense(X, q, degree=3)
     assert ref.steps >= 2
@@ -83,10 +89,12 @@ def test_degree_two_runs_exactly_like_the_classical_network():
         dense = run_dense(X, q, mode, seed=1, degree=2)
         classical = run_classical(X, q, mode, seed=1)
         finals.append(classical.final)
-        # the oracle: same states, energies related by E_dense = 2 d E_classical - N d
+        # the oracle: same states, energies related by E_dense = 2 d E_classical - N d,
+        # and the page plots E_dense / d^2
         np.testing.assert_array_equal(dense.states, classical.states)
         N, d = X.shape
-        np.testing.assert_allclose(dense.energies, 2 * d * classical.energies - N * d, rtol=1e-12)
+        np.testing.assert_allclose(dense.energies * d ** 2, 2 * d * classical.energies - N * d,
+                                   rtol=1e-12)
         at.button(key="dense_run_all").click().run()
         assert energy_shown(at) == fmt(dense.energies[-1])
         sentence = verdict(classical, X, binary=True).sentence(list(DEMO))
@@ -94,8 +102,9 @@ def test_degree_two_runs_exactly_like_the_classical_network():
         assert f"Classical: {sentence}" in texts and f"Dense: {sentence}" in texts
         assert any("differ in **0 of 64** neurons" in m for m in shown(at.markdown))
         captions = shown(at.caption)
-        for run in (classical, dense):  # both panels show their own run of the same query
-            assert f"after {run.steps} steps, final energy {run.energies[-1]:.6g}" in captions
+        # both panels show their own run of the same query
+        assert f"after {classical.steps} steps, final energy E {classical.energies[-1]:.6g}" in captions
+        assert f"after {dense.steps} steps, final energy E / dⁿ {dense.energies[-1]:.6g}" in captions
         assert any("Degree 2 is the classical network" in i for i in shown(at.info))
         assert not at.exception
     assert not np.array_equal(*finals)
@@ -121,7 +130,7 @@ def test_demo_button_classical_fails_dense_retrieves():
     assert f"Classical: {cl.sentence(list(DEMO))}" in shown(at.warning)
     assert "Dense: Retrieved pattern H." in shown(at.success)
     ref_cl = run_classical(X, q)
-    assert (f"after {ref_cl.steps} steps, final energy {ref_cl.energies[-1]:.6g}"
+    assert (f"after {ref_cl.steps} steps, final energy E {ref_cl.energies[-1]:.6g}"
             in shown(at.caption))
     assert any("differ in **0 of 64**" not in m and "differ in" in m for m in shown(at.markdown))
     assert [m.value for m in at.metric if m.label == "Stored patterns N"] == ["10"]
@@ -210,10 +219,12 @@ def test_exponential_at_a_large_beta_stays_finite():
         at.button(key=key).click().run()
         assert not at.exception and not at.error
         assert math.isfinite(energy_shown(at))
-    assert energy_shown(at) == fmt(ref.energies[-1]) == -1.0
+    # at H itself the log-domain energy is -(1/beta) log(1 + the other two terms), and those
+    # are below exp(-100 * 2 * 40): it prints as -0
+    assert energy_shown(at) == fmt(ref.energies[-1]) == 0.0
     assert "Dense: Retrieved pattern H." in shown(at.success)
     assert all("nan" not in m.value.lower() for m in at.metric)
-    assert any("An energy of 0 is no bug" in c for c in shown(at.caption))
+    assert [m.label for m in at.metric if m.label in LABELS] == ["Log-domain energy"]
     at.radio(key="dn_mode").set_value("sync").run()
     at.button(key="dense_reset").click().run()
     at.button(key="dense_run_all").click().run()

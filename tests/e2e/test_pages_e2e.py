@@ -34,7 +34,10 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
     page.get_by_role("button", name=re.compile("^(step )?Step$", re.I)).first.click()
     page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
     wait_idle(page)
-    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 3
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 2  # energy, overlaps
+    # the state is a PNG (sent once per frame and cached), and it loaded
+    state_img = page.locator('[data-testid="stMain"] [data-testid="stImage"] img').first
+    assert state_img.evaluate("img => img.complete && img.naturalWidth >= 16")
     # Play: the browser re-runs the view on a timer until the last step
     page.get_by_role("button", name=re.compile("^Reset$")).first.click()
     page.wait_for_function("() => /step 0 of \\d+/.test(document.body.innerText)")

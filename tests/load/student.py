@@ -6,6 +6,11 @@ the corruption, presses Step 20 times (Reset when Step is disabled at the end of
 opens the Energy Transformer page and completes a mask of their own (a seed no one else
 uses, so the completion is not cached), visits two more pages and leaves.
 
+`think` > 0 makes the student pause between actions, uniformly between 0.5 and 1.5 times
+`think` seconds (from a generator seeded by the student's index), as a person looks at the
+result before clicking again; 0 (the default) clicks again the moment a run finishes, a
+stress test no class produces.
+
 Each action's latency (send to script_finished) is kept by kind: open, step, et, switch,
 reset, and "other" (presets, upload, corruption). A failure is an exception element or an
 st.error the app showed, a time-out or a closed socket, kept with its text.
@@ -50,10 +55,15 @@ class _Actor:
     """Runs actions on one client, recording latencies and failures; stops on a
     closed socket, a time-out or the global deadline."""
 
-    def __init__(self, rec: Record, client: StClient, deadline: float):
-        self.rec, self.c, self.deadline = rec, client, deadline
+    def __init__(self, rec: Record, client: StClient, deadline: float, think: float = 0.0,
+                 seed: int = 0):
+        self.rec, self.c, self.deadline, self.think = rec, client, deadline, think
+        self.rng = np.random.default_rng(seed)
 
     def do(self, kind: str, fn, *args):
+        if self.think > 0:
+            time.sleep(min(self.think * self.rng.uniform(0.5, 1.5),
+                           max(0.0, self.deadline - time.monotonic())))
         if time.monotonic() > self.deadline:
             raise RunTimeout("global time-out of the load test")
         try:
@@ -69,13 +79,13 @@ class _Actor:
 
 
 def student(base_url: str, index: int, et_seed: int, deadline: float,
-            timeout: float = 60.0, out: list | None = None) -> Record:
+            timeout: float = 60.0, out: list | None = None, think: float = 0.0) -> Record:
     """Runs one student; `out` gets the record at once, so a caller sees partial results."""
     rec = Record(f"student {index}", started=time.monotonic())
     if out is not None:
         out.append(rec)
     c = StClient(base_url, timeout=timeout)
-    a = _Actor(rec, c, deadline)
+    a = _Actor(rec, c, deadline, think, seed=et_seed)
     try:
         rec.latencies["connect"].append(c.connect())
         a.do("open", c.open, "", "")

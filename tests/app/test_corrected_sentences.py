@@ -1,0 +1,37 @@
+"""The eight sentences issue 12 found wrong, as the pages now say them (their numbers are
+checked against the core in tests/core/test_page_claims.py and test_dense_readable_energy.py)."""
+import pytest
+from tests.app.conftest import open_app
+
+
+def text_of(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.info] + [e.value for e in at.warning]
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize("page, said, gone", [
+    ("classical", ["**Glauber dynamics**", "$\\propto e^{-E/T}$", "**Little dynamics**",
+                   "the 8 letters **A to H**", "only 1 of them is still a fixed point",
+                   "0.14 d = 36 *random* patterns", "mean |overlap| 0.27", "all 8 are fixed points"],
+     ["(Glauber dynamics)", "they exceed the ~0.14 d capacity"]),
+    ("dense", ["multiplies the capacity by about d / (2n - 1)", "$E = -5\\cdot 10^{-45}$",
+               "exactly $-0.0$ at $\\beta = 10$", "at $n = 10$ it reaches $-10^{24}$"],
+     ["multiplies the capacity by about d.", "An energy of 0 is no bug"]),
+    ("landscape", ["at β ≈ 1.84 three more valleys appear beside the central one",
+                   "at β = 2 the centre turns into a hill",
+                   "synchronous updates of binary neurons can climb"],
+     ["past β = 2 the centre becomes a hill, three valleys appear", "updates only ever go"]),
+    ("home", ["into a spin-glass state that resembles none of the memories"],
+     ["spurious mixtures take over"]),
+    ("attention", ["Only when the keys and the values are the stored patterns themselves",
+                   "no energy is guaranteed to fall"],
+     ["applying it again and again is the Hopfield dynamics"]),
+])
+def test_the_corrected_sentences_are_on_the_page(page, said, gone):
+    at = open_app(None if page == "home" else page)
+    text = text_of(at)
+    for s in said:
+        assert s in text, s
+    for s in gone:
+        assert s not in text, s

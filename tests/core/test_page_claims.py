@@ -1,0 +1,158 @@
+"""The numbers and laws behind sentences the pages state (issue 12's corrected sentences).
+
+Each test names the page and the sentence it backs; the pages' own tests check that the
+sentence is on screen.
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+from hopfield_core import ClassicalHopfield, ModernHopfield
+from hopfield_core.attention import hopfield_attention
+from hopfield_core.capacity import stable_patterns
+from hopfield_core.images import resize, to_bipolar
+from hopfield_core.landscape import grid_axis, world_energy_grid
+from hopfield_core.presets import preset_image
+
+TRIANGLE = np.array([(1.0, 0.0), (-0.5, 0.866), (-0.5, -0.866)])  # the landscape page's default
+
+
+def letters(chars: str, size: int = 16) -> np.ndarray:
+    return np.stack([to_bipolar(resize(preset_image("letters", c, 64), (size, size))) for c in chars])
+
+
+# ---------------------------------------------------------------- classical page, "Try this"
+
+def test_letters_a_to_h_fail_far_below_the_random_pattern_capacity():
+    X = letters("ABCDEFGH")
+    N, d = X.shape
+    assert (N, d) == (8, 256) and round(0.14 * d) == 36
+    overlap = np.abs(X @ X.T / d)[np.triu_indices(N, 1)].mean()
+    assert overlap == pytest.approx(0.27, abs=0.005)                    # "mean |overlap| 0.27"
+    assert int(stable_patterns(ClassicalHopfield(X), X).sum()) == 1     # "only 1 ... fixed point"
+    pinv = ClassicalHopfield(X, learning_rule="pseudoinverse")
+    assert int(stable_patterns(pinv, X).sum()) == 8                     # "all 8 ... again"
+    for seed in range(5):                                              # "8 random ones all stay"
+        R = np.sign(np.random.default_rng(seed).standard_normal((8, d)))
+        assert int(stable_patterns(ClassicalHopfield(R), R).sum()) == 8
+
+
+# ---------------------------------------------------------------- classical page, temperature
+
+def _states(d):
+    return np.array(list(itertools.product([-1.0, 1.0], repeat=d)))
+
+
+def _stationary(P):
+    w, v = np.linalg.eig(P.T)
+    p = np.real(v[:, np.argmin(np.abs(w - 1))])
+    return p / p.sum()
+
+
+def test_glauber_keeps_exp_minus_E_over_T_and_little_does_not():
+    """Async at T > 0 (Glauber) leaves p ~ exp(-E/T) unchanged; sync at T > 0 (Little) has
+    another stationary law. Exact transition matrices on all 2^5 states, with the update
+    probability the core uses: P(xi_i = +1) = sigmoid(2 h_i / T)."""
+    rng = np.random.default_rng(0)
+    X = np.sign(rng.standard_normal((2, 5)))
+    net = ClassicalHopfield(X)
+    W, S, T = net.weights, _states(5), 0.7
+    E = np.array([net.energy(s) for s in S])
+    boltzmann = np.exp(-(E - E.min()) / T)
+    boltzmann /= boltzmann.sum()
+    index = {s.tobytes(): k for k, s in enumerate(S)}
+
+    def up(h):
+        return 1.0 / (1.0 + np.exp(-2.0 * h / T))
+
+    glauber = np.zeros((len(S), len(S)))  # one neuron, chosen at random, updated
+    little = np.zeros((len(S), len(S)))   # every neuron updated from the same old state
+    for a, s in enumerate(S):
+        h = W @ s
+        for i in range(5):
+            for v in (-1.0, 1.0):
+                t = s.copy()
+                t[i] = v
+                glauber[a, index[t.tobytes()]] += (up(h[i]) if v > 0 else 1 - up(h[i])) / 5
+        for b, t in enumerate(S):
+            little[a, b] = np.prod(np.where(t > 0, up(h), 1 - up(h)))
+    np.testing.assert_allclose(boltzmann @ glauber, boltzmann, atol=1e-12)
+    assert np.abs(_stationary(little) - boltzmann).max() > 0.01
+
+    # and the core's sync step at T > 0 draws from the Little kernel: empirical check
+    s0 = S[3]
+    draws = net.step(np.tile(s0, (20000, 1)), mode="sync", rng=1, temperature=T)
+    freq = np.bincount([index[x.tobytes()] for x in draws.astype(np.float64)], minlength=len(S))
+    np.testing.assert_allclose(freq / 20000, little[3], atol=0.012)
+
+
+# ---------------------------------------------------------------- landscape page
+
+def _minima_2d(beta, n=481):
+    us = grid_axis(-1.2, 1.2, n)
+    G = world_energy_grid(ModernHopfield(TRIANGLE, beta=beta), us, us)
+    P = np.pad(G, 1, constant_values=np.inf)
+    ok = np.ones_like(G, dtype=bool)
+    for di, dj in itertools.product((-1, 0, 1), repeat=2):
+        if di or dj:
+            ok &= G < P[1 + di:P.shape[0] - 1 + di, 1 + dj:P.shape[1] - 1 + dj]
+    return [(us[j], us[i]) for i, j in zip(*np.nonzero(ok))]
+
+
+@pytest.mark.parametrize("beta, valleys, centre", [(1.0, 1, True), (1.8, 1, True),
+                                                   (1.86, 4, True), (1.95, 4, True),
+                                                   (2.05, 3, False), (3.0, 3, False)])
+def test_the_triangle_gains_three_valleys_near_1_84_and_loses_its_centre_at_2(beta, valleys, centre):
+    found = _minima_2d(beta)
+    assert len(found) == valleys
+    assert any(np.hypot(*m) < 1e-9 for m in found) == centre
+
+
+def test_the_triangle_centre_turns_into_a_hill_at_beta_2():
+    # the Hessian at the centre is I - beta Cov(x) with Cov = I / 2 for the triangle
+    cov = np.cov(TRIANGLE.T, bias=True)
+    np.testing.assert_allclose(np.linalg.eigvalsh(cov), [0.5, 0.5], atol=1e-3)
+
+
+# ---------------------------------------------------------------- home page
+
+def test_beyond_the_critical_load_a_stored_pattern_slides_into_a_spin_glass_state():
+    rng = np.random.default_rng(0)
+    d = 500
+    X = np.sign(rng.standard_normal((150, d)))  # N = 0.3 d
+    net = ClassicalHopfield(X)
+    start, others = [], []
+    for mu in range(10):
+        final = net.run(X[mu], mode="async", rng=mu, max_steps=50).final
+        m = X @ final / d
+        start.append(m[mu])
+        others.append(np.abs(np.delete(m, mu)).max())
+    assert np.mean(start) < 0.5          # the stored pattern is not kept ...
+    # ... and no other memory is reached, nor a mixture (a symmetric 3-mixture overlaps each
+    # of its three patterns by 0.5): under 0.45 with every other pattern
+    assert max(others) < 0.45
+
+
+# ---------------------------------------------------------------- attention page
+
+def test_repeated_attention_descends_the_energy_only_when_keys_and_values_are_the_patterns():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((6, 4))
+    net = ModernHopfield(X, beta=2.0)
+    xi = rng.standard_normal(4)
+    for _ in range(10):
+        new = hopfield_attention(xi[None], X, X, beta=2.0)[0]
+        np.testing.assert_allclose(new, net.step(xi), atol=1e-12)
+        assert net.energy(new) <= net.energy(xi) + 1e-12
+        xi = new
+    # with a value projection of its own (a quarter turn) the same layer repeated cycles
+    # through four states forever: no function of the state falls along a cycle
+    square = np.array([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)])
+    turn = np.array([[0.0, 1.0], [-1.0, 0.0]])  # x W_V maps each pattern to the next
+    xi, seen = np.array([0.9, 0.1]), []
+    for _ in range(12):
+        xi = hopfield_attention(xi[None], square, square, beta=50.0, W_V=turn)[0]
+        seen.append(np.round(xi, 6))
+    assert len({tuple(s) for s in seen[4:]}) == 4
+    np.testing.assert_allclose(seen[4], seen[8], atol=1e-9)
