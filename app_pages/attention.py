@@ -205,7 +205,12 @@ def main() -> None:
                         f"did not settle within {RUN_MAX_STEPS} steps."))
     m[2].metric("Energy at T", f"{it['last_energy']:.6g}")
     v = it["verdict"]
-    dynamics_view.VERDICT_STYLE[v.kind](v.sentence(ps.names))
+    # where the iteration ends is the lesson, not a fault: a warning only when the user must
+    # act (not settled yet: raise T)
+    {"retrieved": st.success, "not converged": st.warning}.get(v.kind, st.info)(
+        v.sentence(ps.names) + (" Attention at this β averages the patterns more than it "
+                                "picks one: raise β to retrieve." if v.kind == "global" else ""),
+        icon=":material/flag:")
     if not it["converged"]:
         st.caption("Not settled yet: raise T, or move β away from the boundary between "
                    "retrieval and averaging, where the dynamics slow down.")

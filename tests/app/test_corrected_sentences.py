@@ -35,3 +35,11 @@ def test_the_corrected_sentences_are_on_the_page(page, said, gone):
         assert s in text, s
     for s in gone:
         assert s not in text, s
+
+
+@pytest.mark.parametrize("page", [None, "classical", "dense", "modern", "landscape", "side_by_side",
+                                  "attention", "energy_transformer"])
+def test_default_settings_show_the_lesson_not_a_warning(page):
+    at = open_app(page)
+    assert not at.warning and not at.error and not at.exception, (
+        [w.value for w in at.warning], [e.value for e in at.error])
