@@ -422,8 +422,8 @@ def main() -> None:
         st.markdown(
             "- **2-D world**, default triangle: set **β = 1**. There is one valley in the centre "
             "and the query rolls to the mean of the three patterns (a global fixed point). Raise "
-            "β step by step: at β ≈ 1.84 three more valleys appear beside the central one (four "
-            "at once: a first-order transition), at β = 2 the centre turns into a hill, and "
+            "β step by step: at β ≈ 1.84 three more valleys appear beside the central one (for a "
+            "while there are four: a first-order transition), at β = 2 the centre turns into a hill, and "
             "at β = 3 the same query retrieves x1.\n"
             "- **Slice**, store H, O, X: from H to O with **β = 2, 5, 20**. At β = 2 the barrier "
             "is 0 (no valley at the ends); it grows to about 0.09 at β = 5 and 0.2 at β = 20.\n"
