@@ -176,7 +176,7 @@ def _intro() -> None:
         )
         with st.expander("Which energy the curves show"):
             st.markdown(
-                "$E$ itself is unreadable at the two ends: at $n = 10$ it reaches $-10^{24}$, "
+                "$E$ itself is unreadable at the two ends: at $n = 10$ and $d = 256$ it reaches $-10^{24}$, "
                 "and the exponential's terms fall below the smallest float away from the "
                 "patterns ($E = -5\\cdot 10^{-45}$ for a query 51 flips from H at $\\beta = 1$, "
                 "$d = 256$; exactly $-0.0$ at $\\beta = 10$). The curves show a strictly "

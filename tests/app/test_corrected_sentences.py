@@ -16,7 +16,7 @@ def text_of(at) -> str:
                    "0.14 d = 36 *random* patterns", "mean |overlap| 0.27", "all 8 are fixed points"],
      ["(Glauber dynamics)", "they exceed the ~0.14 d capacity"]),
     ("dense", ["multiplies the capacity by about d / (2n - 1)", "$E = -5\\cdot 10^{-45}$",
-               "exactly $-0.0$ at $\\beta = 10$", "at $n = 10$ it reaches $-10^{24}$"],
+               "exactly $-0.0$ at $\\beta = 10$", "at $n = 10$ and $d = 256$ it reaches $-10^{24}$"],
      ["multiplies the capacity by about d.", "An energy of 0 is no bug"]),
     ("landscape", ["at β ≈ 1.84 three more valleys appear beside the central one",
                    "at β = 2 the centre turns into a hill",
