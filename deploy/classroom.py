@@ -148,20 +148,29 @@ def start_app(app: App, env: dict[str, str], extra: list[str]) -> None:
     out.close()
 
 
-def wait_healthy(app: App, timeout: float) -> None:
+def poll_health(url: str, proc, exited: str, slow: str, timeout: float) -> None:
+    """Poll url/_stcore/health until it answers 200; RuntimeError(exited + code) if `proc`
+    ends first, TimeoutError(slow) after `timeout` seconds."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if app.proc is not None and app.proc.poll() is not None:
-            raise RuntimeError(f"app process {app.index} (port {app.port}) exited with code "
-                               f"{app.proc.returncode}; see {app.log_path}")
+    while True:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(exited.format(code=proc.returncode))
         try:
-            if http_get(f"{app.url}/_stcore/health", timeout=2)[0] == 200:
+            if http_get(f"{url}/_stcore/health", timeout=2)[0] == 200:
                 return
         except OSError:
             pass
-        time.sleep(0.25)
-    raise TimeoutError(f"app process {app.index} (port {app.port}) not healthy after "
-                       f"{timeout:.0f} s; see {app.log_path}")
+        if time.monotonic() > deadline:
+            raise TimeoutError(slow)
+        time.sleep(0.2)
+
+
+def wait_healthy(app: App, timeout: float) -> None:
+    poll_health(app.url, app.proc,
+                f"app process {app.index} (port {app.port}) exited with code {{code}}; "
+                f"see {app.log_path}",
+                f"app process {app.index} (port {app.port}) not healthy after {timeout:.0f} s; "
+                f"see {app.log_path}", timeout)
 
 
 def warm(app_url: str, pages: list[str], timeout: float = 180) -> list[str]:
@@ -297,19 +306,8 @@ class Classroom:
         err.close()
         host = "127.0.0.1" if a.address in ("0.0.0.0", "", "*") else a.address
         url = f"http://{host}:{a.port}"
-        deadline = time.monotonic() + 15
-        while True:
-            if self.nginx.poll() is not None:
-                raise RuntimeError(f"nginx exited with code {self.nginx.returncode}; see "
-                                   f"{prefix / 'logs'}")
-            try:
-                if http_get(f"{url}/_stcore/health", timeout=2)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise TimeoutError("nginx did not answer in 15 s")
-            time.sleep(0.2)
+        poll_health(url, self.nginx, f"nginx exited with code {{code}}; see {prefix / 'logs'}",
+                    "nginx did not answer in 15 s", 15)
         log(f"nginx: pid {self.nginx.pid}, config {conf}, access log "
             f"{prefix / 'logs' / 'access.log'}")
         log(f"upstreams: {' '.join(upstreams)}")
