@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import capacity
-from ui import budget, dense_cache, dynamics_view, state
+from ui import budget, dense_cache, dynamics_view, state, widgets
 from ui.text import quoted
 
 PAGE = "dense"
@@ -291,7 +291,6 @@ def _comparison(ps, q, qkey, dense_traj, cfg, mode, steps, seed) -> None:
         st.info("Degree 2 is the classical network: $E_{\\text{dense}} = 2d\\,E_{\\text{classical}}"
                 " - N d$, a positive rescaling plus a constant, so every update and every final "
                 "state is the same.")
-    _capacity_context(ps, cfg, label)
 
 
 def _capacity_context(ps, cfg, label) -> None:
@@ -374,10 +373,16 @@ def main() -> None:
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=RISE_REASON,
                        energy_label=ENERGY_LABEL[interaction])
 
-    _comparison(ps, q, qkey, traj, cfg, mode, steps, seed)
-
+    # one section at a time: only the open tab runs
+    opened = widgets.sections("dn_section", {
+        "compare": "Classical vs dense", "capacity": "How many patterns each network holds"})
+    with st.container():
+        if opened == "compare":
+            _comparison(ps, q, qkey, traj, cfg, mode, steps, seed)
+        else:
+            _capacity_context(ps, cfg, _model_label(**cfg))
     state.publish_url({"interaction": interaction, "n": degree, "rect": int(rectified),
-                       "beta": beta, "mode": mode, "steps": steps})
+                       "beta": beta, "mode": mode, "steps": steps, "view": opened})
 
 
 main()

@@ -150,8 +150,7 @@ def main() -> None:
         steps = np.arange(T + 1)
         fig = figures.line_chart(steps, {"total": out.energies, "attention": out.energies_att,
                                          "Hopfield": out.energies_hn},
-                                 "Energy after each step", "step t", "E")
-        fig.add_vline(x=t, line_dash="dot", line_color=figures.GREY)
+                                 "Energy after each step", "step t", "E", mark_x=t)
         st.plotly_chart(fig, key="et_energy", config={"displayModeBar": False})
         m = st.columns(4)
         m[0].metric("Masked-patch MSE, ET", f"{masked_patch_mse(out.frames[t], image, mask, PATCH):.4f}")

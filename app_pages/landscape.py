@@ -6,7 +6,7 @@ import streamlit as st
 
 from hopfield_core import analysis, images, metastable
 from hopfield_core import landscape as core
-from ui import figures, state
+from ui import figures, state, widgets
 from ui import figures_landscape as figs
 from ui import landscape_cache as cache
 from ui.text import escaped
@@ -431,20 +431,21 @@ def main() -> None:
             "2 of the 5 patterns as minima (with 2 mirrors and 2 mixtures). Switch to the dense "
             "network: all 5 are minima, and no mirrors."
         )
-    tabs = st.tabs(["2-D world", "A plane through image space", "A line between two patterns",
-                    "Every state of a small network"])
-    settings = {}
-    with tabs[0]:
-        settings.update(world_tab())
+    # only the open tab runs: a closed tab costs the server nothing
+    opened = widgets.sections("ls_tab", {
+        "world": "2-D world", "plane": "A plane through image space",
+        "slice": "A line between two patterns", "states": "Every state of a small network"})
+    settings = {"view": opened}
     ps = state.patterns(binary=False)
-    for tab, body in ((tabs[1], plane_tab), (tabs[2], slice_tab)):
-        with tab:
-            if ps.N == 0:
-                st.info("Store at least one pattern in the sidebar to begin.")
-            else:
-                settings.update(body(ps))
-    with tabs[3]:
-        settings.update(binary_tab())
+    with st.container():
+        if opened == "world":
+            settings.update(world_tab())
+        elif opened == "states":
+            settings.update(binary_tab())
+        elif ps.N == 0:
+            st.info("Store at least one pattern in the sidebar to begin.")
+        else:
+            settings.update((plane_tab if opened == "plane" else slice_tab)(ps))
     state.publish_url(settings)
 
 

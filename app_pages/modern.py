@@ -6,7 +6,7 @@ import streamlit as st
 from hopfield_core import fixed_point_kind, images, k90
 from hopfield_core.metastable import (kind_ranges, log_grid, representative_betas,
                                       retrieval_radius, snap)
-from ui import budget, dynamics_view, figures, figures_modern, modern_cache, state
+from ui import budget, dynamics_view, figures, figures_modern, modern_cache, state, widgets
 from ui.text import quoted
 
 PAGE = "modern"
@@ -214,8 +214,15 @@ def _sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
                      hide_index=True, key="mh_sweep_table")
 
 
-def _bound_section(ps, beta) -> float:
-    """The separation table; returns the beta from which every pattern meets the bound."""
+def _beta_for_all(ps, beta) -> float:
+    """The beta from which every stored pattern meets the separation bound."""
+    if ps.N == 1:
+        return 0.0
+    return float(modern_cache.bound_table(ps.fingerprint, beta, ps.X)[3].max())
+
+
+def _bound_section(ps, beta) -> None:
+    """The separation table and what it guarantees at this beta."""
     st.subheader("When is retrieval guaranteed? The separation bound")
     sep, bound, ok, need, M = modern_cache.bound_table(ps.fingerprint, beta, ps.X)
     st.markdown(
@@ -228,7 +235,7 @@ def _bound_section(ps, beta) -> float:
     if ps.N == 1:
         st.info("With one stored pattern there is nothing to separate it from: every query "
                 "ends on it.")
-        return 0.0
+        return
     st.dataframe({"pattern": [f"{i + 1}. {n}" for i, n in enumerate(ps.names)],
                   "separation Delta_i": sep, "bound at this beta": [bound] * ps.N,
                   "satisfied": ok, "beta needed": need},
@@ -257,7 +264,6 @@ def _bound_section(ps, beta) -> float:
         sentence += (f" Mind the radius 1/(beta N M) = {radius:.3g}: at this small beta it is "
                      "wider than the gaps between patterns, so the guarantee says little.")
     st.markdown(sentence)
-    return float(need.max())
 
 
 def _step_size_section(ps, q, qkey, beta, gamma) -> None:
@@ -301,14 +307,18 @@ def main() -> None:
     dynamics_view.show(PAGE, traj, ps, monotone=True)
     _run_summary(traj, ps, (ps.fingerprint, qkey, beta, gamma, max_steps, TOL))
 
-    # the sweep comes first on screen but marks the bound's beta: fill two slots in order
-    sweep_slot, bound_slot = st.container(), st.container()
-    with bound_slot:
-        need_all = _bound_section(ps, beta)
-    with sweep_slot:
-        _sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all)
-    _step_size_section(ps, q, qkey, beta, gamma)
-    state.publish_url({"beta": _fmt_beta(beta), "gamma": f"{gamma:g}", "steps": max_steps})
+    # one section at a time: only the open tab runs
+    opened = widgets.sections("mh_section", {
+        "sweep": "Sweeping beta", "bound": "The separation bound", "step": "Step size"})
+    with st.container():
+        if opened == "sweep":
+            _sweep_section(ps, q, qkey, beta, gamma, max_steps, _beta_for_all(ps, beta))
+        elif opened == "bound":
+            _bound_section(ps, beta)
+        else:
+            _step_size_section(ps, q, qkey, beta, gamma)
+    state.publish_url({"beta": _fmt_beta(beta), "gamma": f"{gamma:g}", "steps": max_steps,
+                       "view": opened})
 
 
 main()

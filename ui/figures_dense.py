@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import BLUE, GREEN, GREY, RED, _layout
+from .figures import BLUE, GREEN, GREY, RED, figure, hline, note, vline
 
 REFERENCE_COLOURS = [BLUE, GREEN, "#8250df", "#bf8700", GREY]  # never the current curve's red
 
@@ -23,14 +23,14 @@ def stable_bars(labels: list[str], counts: list[int], N: int, current: str | Non
     counts = [int(c) for c in counts]
     colours = [GREEN if c == N else RED if c == 0 else BLUE for c in counts]
     widths = [3 if lab == current else 0 for lab in labels]
-    fig = go.Figure(go.Bar(
+    bars = go.Bar(
         x=labels, y=counts, marker=dict(color=colours, line=dict(color="#24292f", width=widths)),
         text=[f"{c}/{N}" for c in counts], textposition="outside", cliponaxis=False,
-        hovertemplate=f"%{{x}}: %{{y}} of {N} stored patterns are fixed points<extra></extra>"))
-    fig.add_hline(y=N, line=dict(color=GREY, dash="dash"), layer="below")
-    fig.update_yaxes(range=[0, max(N, 1) * 1.18], title="fixed points", rangemode="tozero")
-    fig.update_xaxes(title="model", tickangle=-30 if len(labels) > 8 else 0)
-    return _layout(fig, title, height)
+        hovertemplate=f"%{{x}}: %{{y}} of {N} stored patterns are fixed points<extra></extra>")
+    return figure(bars, title, height,
+                  xaxis=dict(title="model", tickangle=-30 if len(labels) > 8 else 0),
+                  yaxis=dict(range=[0, max(N, 1) * 1.18], title="fixed points", rangemode="tozero"),
+                  shapes=[hline(N, layer="below", color=GREY, dash="dash")])
 
 
 def interaction_curves(z: np.ndarray, curves: dict[str, np.ndarray], current: str | None = None,
@@ -39,19 +39,21 @@ def interaction_curves(z: np.ndarray, curves: dict[str, np.ndarray], current: st
     """F(z) / F(d) against the overlap z for a few interaction functions; the current one
     drawn thick in red, the others thin in other colours. A dotted line marks the typical crosstalk
     overlap sqrt(d) of an unrelated random pattern, when d is given."""
-    fig = go.Figure()
+    data = []
     others = iter(REFERENCE_COLOURS * (1 + len(curves) // len(REFERENCE_COLOURS)))
     for name, y in curves.items():
         thick = name == current
-        fig.add_trace(go.Scatter(
+        data.append(go.Scatter(
             x=z, y=y, mode="lines", name=name,
             line=dict(width=4 if thick else 1.5, color=RED if thick else next(others)),
             opacity=1.0 if thick else 0.55,
             hovertemplate=f"{name}<br>z = %{{x:.0f}}: %{{y:.3g}}<extra></extra>"))
+    shapes, notes = [], []
     if d is not None:
-        fig.add_vline(x=float(np.sqrt(d)), line=dict(color=GREY, dash="dot"),
-                      annotation_text="sqrt(d)", annotation_position="top left")
-    fig.update_xaxes(title="overlap z = x . xi")
-    fig.update_yaxes(title="F(z) / F(d)", range=[-1.05, 1.05])
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.25, x=0))
-    return _layout(fig, title, height)
+        shapes.append(vline(float(np.sqrt(d)), color=GREY, dash="dot"))
+        notes.append(note(float(np.sqrt(d)), 1.0, "sqrt(d)", yref="paper", xanchor="right",
+                          yanchor="top"))
+    return figure(data, title, height, xaxis=dict(title="overlap z = x . xi"),
+                  yaxis=dict(title="F(z) / F(d)", range=[-1.05, 1.05]),
+                  legend=dict(orientation="h", yanchor="top", y=-0.25, x=0),
+                  shapes=shapes, annotations=notes)

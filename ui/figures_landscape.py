@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import BLUE, GREEN, GREY, RED, _layout
+from .figures import BLUE, GREEN, GREY, RED, figure, note, vline
 
 ORANGE, PURPLE = "#bc4c00", "#8250df"
 KIND_STYLE = {  # class of a binary minimum -> (colour, marker symbol)
@@ -63,73 +63,66 @@ def _patterns(coords: np.ndarray, names: list[str]) -> go.Scatter:
                       selected=_KEEP, unselected=_KEEP)
 
 
-def _square(fig: go.Figure, us, vs) -> None:
-    fig.update_xaxes(range=[float(us[0]), float(us[-1])], constrain="domain", showgrid=False)
-    fig.update_yaxes(range=[float(vs[0]), float(vs[-1])], scaleanchor="x", scaleratio=1,
-                     constrain="domain", showgrid=False)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
-                      clickmode="event+select", dragmode=False)
+def _square(us, vs, x_title: str, y_title: str) -> dict:
+    """Layout of a square contour map whose points can be clicked."""
+    return dict(xaxis=dict(range=[float(us[0]), float(us[-1])], constrain="domain", showgrid=False,
+                           title=x_title),
+                yaxis=dict(range=[float(vs[0]), float(vs[-1])], scaleanchor="x", scaleratio=1,
+                           constrain="domain", showgrid=False, title=y_title),
+                legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
+                clickmode="event+select", dragmode=False)
 
 
 def world(us, vs, E, patterns: np.ndarray, traj: np.ndarray, click_axis: np.ndarray,
           title: str, height: int = 560) -> go.Figure:
     """The 2-D world: contour of E, the patterns (stars), the trajectory (numbered steps) and
     a faint grid of square markers (click_axis x click_axis) to click on."""
-    fig = go.Figure(_contour(us, vs, E))
     click_x, click_y = (a.ravel() for a in np.meshgrid(click_axis, click_axis))
-    fig.add_trace(go.Scatter(x=click_x, y=click_y, mode="markers", name="click to move the query",
-                             marker=dict(symbol="square", size=9, color="white", opacity=0.12),
-                             selected=dict(marker=dict(opacity=0.5)),
-                             unselected=dict(marker=dict(opacity=0.12)),
-                             hovertemplate="move the query to (%{x:.2f}, %{y:.2f})<extra></extra>",
-                             showlegend=False))
+    grid = go.Scatter(x=click_x, y=click_y, mode="markers", name="click to move the query",
+                      marker=dict(symbol="square", size=9, color="white", opacity=0.12),
+                      selected=dict(marker=dict(opacity=0.5)),
+                      unselected=dict(marker=dict(opacity=0.12)),
+                      hovertemplate="move the query to (%{x:.2f}, %{y:.2f})<extra></extra>",
+                      showlegend=False)
     names = [f"x{i + 1}" for i in range(len(patterns))]
-    fig.add_trace(_patterns(patterns, names))
-    fig.add_trace(_trajectory(traj, 0.05 * float(us[-1] - us[0])))
-    fig.update_xaxes(title="first coordinate")
-    fig.update_yaxes(title="second coordinate")
-    _square(fig, us, vs)
-    return _layout(fig, title, height)
+    data = [_contour(us, vs, E), grid, _patterns(patterns, names),
+            _trajectory(traj, 0.05 * float(us[-1] - us[0]))]
+    return figure(data, title, height, **_square(us, vs, "first coordinate", "second coordinate"))
 
 
 def plane(us, vs, E, pattern_coords: np.ndarray, names: list[str], traj_coords: np.ndarray,
           traj_hover: list[str], title: str, axis_titles=("u", "v"), height: int = 560) -> go.Figure:
     """E on a plane through pattern space with the patterns and the projected trajectory."""
-    fig = go.Figure(_contour(us, vs, E))
-    fig.add_trace(_patterns(pattern_coords, names))
-    fig.add_trace(_trajectory(traj_coords, 0.05 * float(us[-1] - us[0]),
-                              "query's trajectory (projected)", hover=traj_hover))
-    fig.update_xaxes(title=axis_titles[0])
-    fig.update_yaxes(title=axis_titles[1])
-    _square(fig, us, vs)
-    return _layout(fig, title, height)
+    data = [_contour(us, vs, E), _patterns(pattern_coords, names),
+            _trajectory(traj_coords, 0.05 * float(us[-1] - us[0]),
+                        "query's trajectory (projected)", hover=traj_hover)]
+    return figure(data, title, height, **_square(us, vs, *axis_titles))
 
 
 def slice_chart(ts: np.ndarray, E: np.ndarray, betas, barriers, name_a: str, name_b: str,
                 height: int = 420) -> go.Figure:
     """E((1 - t) x_a + t x_b) for each beta (rows of E); the top of each barrier marked."""
     palette = [BLUE, ORANGE, PURPLE, GREEN, RED, GREY]
-    fig = go.Figure()
-    fig.add_vrect(x0=0, x1=1, fillcolor="rgba(140,149,159,0.10)", line_width=0, layer="below")
+    data = []
     for k, (beta, row, bar) in enumerate(zip(betas, E, barriers)):
         c = palette[k % len(palette)]
-        fig.add_trace(go.Scatter(x=ts, y=row, mode="lines", name=f"β = {beta:g}",
-                                 line=dict(color=c, width=3),
-                                 hovertemplate=f"β = {beta:g}<br>t = %{{x:.3f}}<br>E = %{{y:.5g}}<extra></extra>"))
+        data.append(go.Scatter(x=ts, y=row, mode="lines", name=f"β = {beta:g}",
+                               line=dict(color=c, width=3),
+                               hovertemplate=f"β = {beta:g}<br>t = %{{x:.3f}}<br>E = %{{y:.5g}}<extra></extra>"))
         if bar.height > 0:
-            fig.add_trace(go.Scatter(x=[bar.t_max], y=[bar.e_max], mode="markers", showlegend=False,
-                                     marker=dict(size=11, color=c, symbol="triangle-down",
-                                                 line=dict(color="white", width=1)),
-                                     hovertemplate=f"β = {beta:g}: top of the barrier<br>t = %{{x:.3f}}, "
-                                                   f"E = %{{y:.5g}}<br>height {bar.height:.4g}<extra></extra>"))
-    for t, name in ((0, name_a), (1, name_b)):
-        fig.add_vline(x=t, line=dict(color=GREY, dash="dot"))
-        fig.add_annotation(x=t, y=1.0, yref="paper", text=f"<b>{name}</b>", showarrow=False,
-                           yanchor="bottom")
-    fig.update_xaxes(title="t   (0: first pattern, 1: second)")
-    fig.update_yaxes(title="E")
-    fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0))
-    return _layout(fig, None, height)
+            data.append(go.Scatter(x=[bar.t_max], y=[bar.e_max], mode="markers", showlegend=False,
+                                   marker=dict(size=11, color=c, symbol="triangle-down",
+                                               line=dict(color="white", width=1)),
+                                   hovertemplate=f"β = {beta:g}: top of the barrier<br>t = %{{x:.3f}}, "
+                                                 f"E = %{{y:.5g}}<br>height {bar.height:.4g}<extra></extra>"))
+    band = dict(type="rect", x0=0, x1=1, xref="x", y0=0, y1=1, yref="paper",
+                fillcolor="rgba(140,149,159,0.10)", line_width=0, layer="below")
+    shapes = [band] + [vline(t, color=GREY, dash="dot") for t in (0, 1)]
+    notes = [note(t, 1.0, f"<b>{name}</b>", yref="paper", yanchor="bottom")
+             for t, name in ((0, name_a), (1, name_b))]
+    return figure(data, None, height, xaxis=dict(title="t   (0: first pattern, 1: second)"),
+                  yaxis=dict(title="E"), legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0),
+                  shapes=shapes, annotations=notes)
 
 
 def state_cloud(x: np.ndarray, E: np.ndarray, counts: np.ndarray, min_x: np.ndarray,
@@ -137,23 +130,21 @@ def state_cloud(x: np.ndarray, E: np.ndarray, counts: np.ndarray, min_x: np.ndar
                 height: int = 480) -> go.Figure:
     """Every state as (x, E) (identical pairs drawn once, the dot growing with their number,
     which the hover gives), the local minima on top, coloured by class."""
-    fig = go.Figure(go.Scattergl(
+    data = [go.Scattergl(
         x=x, y=E, mode="markers", name="all states",
         marker=dict(size=5 + 3 * np.log10(np.maximum(counts, 1)), color=GREY, opacity=0.45),
         customdata=counts,
-        hovertemplate=f"{x_title} %{{x:.3g}}<br>E = %{{y:.5g}}<br>%{{customdata}} state(s)<extra></extra>"))
+        hovertemplate=f"{x_title} %{{x:.3g}}<br>E = %{{y:.5g}}<br>%{{customdata}} state(s)<extra></extra>")]
     kinds = np.asarray(min_kinds)
     labels = np.asarray(min_labels, dtype=object)
     for kind, (colour, symbol) in KIND_STYLE.items():
         sel = kinds == kind
         if not sel.any():
             continue
-        fig.add_trace(go.Scatter(
+        data.append(go.Scatter(
             x=min_x[sel], y=min_E[sel], mode="markers", name=f"{kind} minima ({int(sel.sum())})",
             marker=dict(size=15, color=colour, symbol=symbol, line=dict(color="white", width=1.5)),
             customdata=labels[sel],
             hovertemplate="%{customdata}<br>E = %{y:.5g}<extra></extra>"))
-    fig.update_xaxes(title=x_title)
-    fig.update_yaxes(title="E")
-    fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))
-    return _layout(fig, None, height)
+    return figure(data, None, height, xaxis=dict(title=x_title), yaxis=dict(title="E"),
+                  legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import BLUE, GREEN, GREY, RED, _layout
+from .figures import BLUE, GREEN, GREY, RED, figure
 
 KIND_COLOURS = {"single": GREEN, "metastable": "#bf8700", "global": RED}
 GAMMA_COLOURS = [BLUE, "#8250df", "#bf8700", RED, GREY]
@@ -19,12 +19,11 @@ def weights_heatmap(W: np.ndarray, names: list[str], title: str = "Softmax weigh
     """W (T+1, N): row t holds softmax(beta X xi_t). One column per stored pattern."""
     W = np.asarray(W)
     steps = np.arange(W.shape[0])
-    fig = go.Figure(go.Heatmap(z=W, x=_labels(names), y=steps, zmin=0.0, zmax=1.0,
-                               colorscale="Blues", colorbar=dict(title="p", thickness=12),
-                               hovertemplate="step %{y}, %{x}: p = %{z:.4f}<extra></extra>"))
-    fig.update_yaxes(title="step t", autorange="reversed")
-    fig.update_xaxes(tickangle=-45 if len(names) > 8 else 0)
-    return _layout(fig, title, height)
+    heat = go.Heatmap(z=W, x=_labels(names), y=steps, zmin=0.0, zmax=1.0,
+                      colorscale="Blues", colorbar=dict(title="p", thickness=12),
+                      hovertemplate="step %{y}, %{x}: p = %{z:.4f}<extra></extra>")
+    return figure(heat, title, height, xaxis=dict(tickangle=-45 if len(names) > 8 else 0),
+                  yaxis=dict(title="step t", autorange="reversed"))
 
 
 def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray, N: int,
@@ -40,49 +39,48 @@ def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray
     betas, k90 = np.asarray(betas, dtype=float), np.asarray(k90)
     kinds, converged = np.asarray(kinds), np.asarray(converged, dtype=bool)
     top = max(N, 1) + 0.6
-    fig = go.Figure(go.Scatter(x=betas, y=k90, mode="lines", line=dict(color=GREY, width=1.5),
-                               showlegend=False, hoverinfo="skip"))
+    data = [go.Scatter(x=betas, y=k90, mode="lines", line=dict(color=GREY, width=1.5),
+                       showlegend=False, hoverinfo="skip")]
     for kind, colour in KIND_COLOURS.items():
         sel = kinds == kind
         if not sel.any():
             continue
         symbols = np.where(converged[sel], "circle", "circle-open")
-        fig.add_trace(go.Scatter(
+        data.append(go.Scatter(
             x=betas[sel], y=k90[sel], mode="markers", name=kind,
             marker=dict(color=colour, size=11, symbol=symbols, line=dict(width=2, color=colour)),
             customdata=np.where(converged[sel], "", " (step limit reached)"),
             hovertemplate="beta = %{x:.4g}: k90 = %{y}, " + kind + "%{customdata}<extra></extra>"))
     for b in marked:
         i = int(np.argmin(np.abs(np.log(betas) - np.log(b))))
-        fig.add_trace(go.Scatter(x=[betas[i]], y=[k90[i]], mode="markers", showlegend=False,
-                                 hoverinfo="skip", marker=dict(size=20, symbol="circle-open",
-                                                               color="black", line=dict(width=2))))
+        data.append(go.Scatter(x=[betas[i]], y=[k90[i]], mode="markers", showlegend=False,
+                               hoverinfo="skip", marker=dict(size=20, symbol="circle-open",
+                                                             color="black", line=dict(width=2))))
     if current is not None:
-        fig.add_trace(go.Scatter(x=[current, current], y=[0.4, top], mode="lines",
-                                 name=f"your beta = {current:g}",
-                                 line=dict(color=BLUE, dash="dash", width=2), hoverinfo="skip"))
+        data.append(go.Scatter(x=[current, current], y=[0.4, top], mode="lines",
+                               name=f"your beta = {current:g}",
+                               line=dict(color=BLUE, dash="dash", width=2), hoverinfo="skip"))
     if bound_beta is not None and np.isfinite(bound_beta) and bound_beta > 0:
-        fig.add_trace(go.Scatter(x=[bound_beta, bound_beta], y=[0.4, top], mode="lines",
-                                 name=f"bound met by all (beta >= {bound_beta:.3g})",
-                                 line=dict(color=GREEN, dash="dot", width=2), hoverinfo="skip"))
-    fig.update_xaxes(type="log", title="beta (log scale)",
-                     range=[np.log10(betas.min()) - 0.1, np.log10(betas.max()) + 0.1])
-    fig.update_yaxes(title="k90", range=[0.4, top], dtick=1 if N <= 12 else None)
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-    return _layout(fig, title, height)
+        data.append(go.Scatter(x=[bound_beta, bound_beta], y=[0.4, top], mode="lines",
+                               name=f"bound met by all (beta >= {bound_beta:.3g})",
+                               line=dict(color=GREEN, dash="dot", width=2), hoverinfo="skip"))
+    return figure(data, title, height,
+                  xaxis=dict(type="log", title="beta (log scale)",
+                             range=[np.log10(betas.min()) - 0.1, np.log10(betas.max()) + 0.1]),
+                  yaxis=dict(title="k90", range=[0.4, top], dtick=1 if N <= 12 else None),
+                  legend=dict(orientation="h", y=-0.25, x=0))
 
 
 def energy_by_gamma(curves: dict[str, np.ndarray], title: str = "Energy per step, by step size",
                     height: int = 340) -> go.Figure:
     """One energy curve per step size; each keeps its own length (runs stop when converged)."""
-    fig = go.Figure()
+    data = []
     for (name, E), colour in zip(curves.items(), GAMMA_COLOURS * 4):
         E = np.asarray(E)
-        fig.add_trace(go.Scatter(x=np.arange(len(E)), y=E, mode="lines+markers" if len(E) <= 60
-                                 else "lines", name=name, line=dict(color=colour, width=2.5),
-                                 marker=dict(size=6),
-                                 hovertemplate=name + ", step %{x}: E = %{y:.6g}<extra></extra>"))
-    fig.update_xaxes(title="step t", rangemode="tozero")
-    fig.update_yaxes(title="E", exponentformat="power")
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-    return _layout(fig, title, height)
+        data.append(go.Scatter(x=np.arange(len(E)), y=E, mode="lines+markers" if len(E) <= 60
+                               else "lines", name=name, line=dict(color=colour, width=2.5),
+                               marker=dict(size=6),
+                               hovertemplate=name + ", step %{x}: E = %{y:.6g}<extra></extra>"))
+    return figure(data, title, height, xaxis=dict(title="step t", rangemode="tozero"),
+                  yaxis=dict(title="E", exponentformat="power"),
+                  legend=dict(orientation="h", y=-0.25, x=0))

@@ -169,6 +169,21 @@ def link_messages() -> None:
                   args=("link_messages", None))
 
 
+# ---------------------------------------------------------------- sections
+
+def sections(key: str, labels: dict[str, str], url_key: str = "view") -> str:
+    """A row of section buttons of which only the chosen section runs: a page's secondary
+    parts cost the server nothing until a student opens them. The link names the open
+    section (?view=name). Returns the chosen section's name."""
+    names = list(labels)
+    if key not in st.session_state:
+        st.session_state[key] = state.url_choice(url_key, names, names[0])
+    chosen = st.segmented_control("Section", names, key=key, required=True,
+                                  format_func=labels.get, label_visibility="collapsed",
+                                  width="stretch")
+    return chosen or names[0]
+
+
 # ---------------------------------------------------------------- presenter mode
 
 PRESENTER_CSS = """

@@ -23,3 +23,10 @@ def open_app(page: str | None = None, query: dict | None = None) -> AppTest:
 @pytest.fixture
 def app():
     return open_app
+
+
+def open_tab(at: AppTest, key: str, name: str) -> AppTest:
+    """Open a page's section (widgets.sections: only the chosen section runs), as a click would."""
+    at.button_group(key=key).set_value(name).run()
+    assert not at.exception, at.exception
+    return at

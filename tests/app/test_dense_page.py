@@ -3,7 +3,7 @@ classical, the demo, URL state, extreme beta."""
 import math
 
 import numpy as np
-from tests.app.conftest import open_app
+from tests.app.conftest import open_app, open_tab
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory
 from hopfield_core.analysis import verdict
@@ -133,11 +133,14 @@ def test_demo_button_classical_fails_dense_retrieves():
     assert (f"after {ref_cl.steps} steps, final energy E {ref_cl.energies[-1]:.6g}"
             in shown(at.caption))
     assert any("differ in **0 of 64**" not in m and "differ in" in m for m in shown(at.markdown))
+    open_tab(at, "dn_section", "capacity")
     assert [m.value for m in at.metric if m.label == "Stored patterns N"] == ["10"]
     assert [m.value for m in at.metric if m.label == "Classical capacity 0.14 d"] == ["8.8"]
     no_errors = 64 ** 2 / (2 * 3 * math.log(64))  # d^(n-1) / (2 (2n-3)!! ln d), n = 3
     assert [m.value for m in at.metric
             if m.label == "Capacity of degree 3 (no errors)"] == [f"{no_errors:,.0f}"]
+    assert at.query_params["view"] in ("capacity", ["capacity"])
+    open_tab(at, "dn_section", "compare")
 
     # "Try this" 1: degree 10 still retrieves, degree 2 fails like the classical net
     at.slider(key="dn_degree").set_value(10).run()

@@ -1,7 +1,7 @@
 """The energy-landscape page: every tab renders, the numbers it shows equal the core's for the
 same settings, links seed the widgets, clicks move the query, bad table entries are explained."""
 import numpy as np
-from tests.app.conftest import open_app
+from tests.app.conftest import open_app, open_tab
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield, analysis
 from hopfield_core import landscape as L
@@ -10,6 +10,14 @@ from hopfield_core.presets import preset_image
 
 TRIANGLE = np.array([[1.0, 0.0], [-0.5, 0.866], [-0.5, -0.866]])
 WORLD, PLANE, SLICE, BINARY = range(4)
+VIEWS = ["world", "plane", "slice", "states"]
+
+
+def show(at, tab):
+    """Open the section (only the open one runs) unless it is open already."""
+    if at.button_group(key="ls_tab").value != VIEWS[tab]:
+        open_tab(at, "ls_tab", VIEWS[tab])
+    return at
 
 
 def qp(at, key):
@@ -18,7 +26,7 @@ def qp(at, key):
 
 
 def metrics(at, tab) -> dict:
-    return {m.label: m.value for m in at.tabs[tab].metric}
+    return {m.label: m.value for m in show(at, tab).metric}
 
 
 def continuous_letters(letters, size=16):
@@ -38,7 +46,7 @@ def assert_world_shows(at, traj, P):
     x, y = (0.0 if abs(v) < 0.005 else v for v in traj.final)
     assert m["Ends at"] == f"({x:.2f}, {y:.2f})"
     sentence = analysis.verdict(traj, P, binary=False).sentence([f"x{i + 1}" for i in range(len(P))])
-    assert sentence in [i.value for i in at.tabs[WORLD].info]
+    assert sentence in [i.value for i in show(at, WORLD).info]
 
 
 # ---------------------------------------------------------------- every tab, defaults
@@ -46,13 +54,16 @@ def assert_world_shows(at, traj, P):
 def test_every_tab_renders_with_the_defaults():
     at = open_app("landscape")
     assert not at.exception
-    assert [t.label for t in at.tabs] == ["2-D world", "A plane through image space",
-                                          "A line between two patterns",
-                                          "Every state of a small network"]
-    for tab in range(4):
-        assert at.tabs[tab].metric, f"tab {tab} shows no numbers"
-    assert not at.error
-    assert len(at.latex) >= 6
+    assert len(at.latex) >= 3  # the energy, its constant and the descent law
+    shown = {}
+    for tab in (PLANE, SLICE, BINARY, WORLD):
+        shown[tab] = {m.label for m in show(at, tab).metric}
+        assert shown[tab], f"section {VIEWS[tab]} shows no numbers"
+        assert qp(at, "view") == VIEWS[tab]
+        assert not at.error
+    for tab in (PLANE, SLICE, BINARY):
+        assert "Energy of the query" not in shown[tab], "a closed section must cost nothing"
+        assert not shown[tab] & shown[({PLANE, SLICE, BINARY} - {tab}).pop()] - {"Steps taken"}
     assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
     assert_world_shows(at, world_expected(TRIANGLE, 5.0, (0.3, 0.2)), TRIANGLE)
     assert qp(at, "beta") == "5" and qp(at, "pts") == "1,0;-0.5,0.866;-0.5,-0.866"
@@ -62,10 +73,10 @@ def test_try_this_prompt_on_the_triangle_holds():
     """The first 'try this': beta 1 gives the global fixed point, beta 3 retrieves x1."""
     at = open_app("landscape", query={"beta": "1"})
     assert_world_shows(at, world_expected(TRIANGLE, 1.0, (0.3, 0.2)), TRIANGLE)
-    assert any("Global fixed point" in i.value for i in at.tabs[WORLD].info)
+    assert any("Global fixed point" in i.value for i in show(at, WORLD).info)
     at.select_slider(key="ls_beta").set_value(3.0).run()
     assert_world_shows(at, world_expected(TRIANGLE, 3.0, (0.3, 0.2)), TRIANGLE)
-    assert "Retrieved pattern x1." in [i.value for i in at.tabs[WORLD].info]
+    assert "Retrieved pattern x1." in [i.value for i in show(at, WORLD).info]
 
 
 # ---------------------------------------------------------------- (a) the 2-D world
@@ -112,7 +123,7 @@ def test_clicking_the_chart_moves_the_query_once():
     assert at.number_input(key="ls_qx").value == -0.5
     assert at.number_input(key="ls_qy").value == 0.875
     assert_world_shows(at, world_expected(TRIANGLE, 5.0, (-0.5, 0.875)), TRIANGLE)
-    assert "Retrieved pattern x2." in [i.value for i in at.tabs[WORLD].info]
+    assert "Retrieved pattern x2." in [i.value for i in show(at, WORLD).info]
     # the same pick is not applied again: typing a new query wins
     at.number_input(key="ls_qx").set_value(0.9).run()
     assert at.number_input(key="ls_qx").value == 0.9
@@ -123,7 +134,7 @@ def edit(at, rows):
     at.session_state["ls_points"] = rows
     at.run()
     assert not at.exception
-    return [e.value for e in at.tabs[WORLD].error]
+    return [e.value for e in show(at, WORLD).error]
 
 
 def test_bad_table_entries_give_a_clear_message():
@@ -143,14 +154,15 @@ def test_bad_table_entries_give_a_clear_message():
         at = open_app("landscape")
         errors = edit(at, rows)
         assert any(message in e for e in errors), (message, errors)
-        assert not at.tabs[WORLD].metric  # nothing drawn from a broken table
+        assert not show(at, WORLD).metric  # nothing drawn from a broken table
         assert metrics(at, SLICE)  # the other tabs still work
+        assert metrics(at, PLANE)
 
 
 def test_a_mangled_link_falls_back_to_the_triangle_with_a_warning():
     at = open_app("landscape", query={"pts": "1,abc;0,1", "qx": "nan"})
     assert not at.exception
-    assert any("could not be read" in w.value and "column y" in w.value for w in at.tabs[WORLD].warning)
+    assert any("could not be read" in w.value and "column y" in w.value for w in show(at, WORLD).warning)
     assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
     assert at.number_input(key="ls_qx").value == 0.3
 
@@ -177,7 +189,7 @@ def test_plane_tab_shows_the_core_distances():
 
 def test_plane_through_three_patterns_from_the_link():
     at = open_app("landscape", query={"presets": "letters/A,letters/B,letters/C,letters/D",
-                                      "plane": "three", "p1": "3", "p2": "1", "p3": "0",
+                                      "view": "plane", "plane": "three", "p1": "3", "p2": "1", "p3": "0",
                                       "pbeta": "50", "q_seed": "4"})
     assert at.radio(key="ls_plane").value == "three"
     assert [at.selectbox(key=f"ls_p{k}").value for k in (1, 2, 3)] == [3, 1, 0]
@@ -190,7 +202,7 @@ def test_plane_through_three_patterns_from_the_link():
     assert m["End off the plane"] == f"{off[-1]:.3f}"
     assert qp(at, "plane") == "three" and qp(at, "p1") == "3"
     at.selectbox(key="ls_p2").set_value(3).run()
-    assert any("same point" in e.value for e in at.tabs[PLANE].error)
+    assert any("same point" in e.value for e in show(at, PLANE).error)
     assert not at.exception
 
 
@@ -206,12 +218,12 @@ def test_slice_barriers_equal_the_core():
     assert m["Barrier at β = 2"] == "0"
     assert abs(float(m["Barrier at β = 5"]) - 0.09) < 0.01
     assert abs(float(m["Barrier at β = 20"]) - 0.2) < 0.01
-    table = at.tabs[SLICE].dataframe[0].value
+    table = show(at, SLICE).dataframe[0].value
     assert table["climb from H"].tolist() == [L.barrier(X, 0, 1, b).from_a for b in (2.0, 5.0, 20.0)]
 
 
 def test_slice_settings_from_the_link_and_the_widgets():
-    at = open_app("landscape", query={"sa": "2", "sb": "0", "betas": "1,50,0.5"})
+    at = open_app("landscape", query={"view": "slice", "sa": "2", "sb": "0", "betas": "1,50,0.5"})
     assert at.selectbox(key="ls_sa").value == 2 and at.selectbox(key="ls_sb").value == 0
     assert at.multiselect(key="ls_sbetas").value == [0.5, 1.0, 50.0]
     X = continuous_letters("HOX")
@@ -219,10 +231,10 @@ def test_slice_settings_from_the_link_and_the_widgets():
     assert set(m) == {"Barrier at β = 0.5", "Barrier at β = 1", "Barrier at β = 50"}
     assert m["Barrier at β = 50"] == f"{L.barrier(X, 2, 0, 50.0).height:.4g}"
     at.selectbox(key="ls_sb").set_value(2).run()
-    assert any("two different patterns" in w.value for w in at.tabs[SLICE].warning)
+    assert any("two different patterns" in w.value for w in show(at, SLICE).warning)
     at.selectbox(key="ls_sb").set_value(1).run()
     at.multiselect(key="ls_sbetas").set_value([]).run()
-    assert any("at least one value" in i.value for i in at.tabs[SLICE].info)
+    assert any("at least one value" in i.value for i in show(at, SLICE).info)
     assert not at.exception
 
 
@@ -240,13 +252,13 @@ def assert_binary_shows(at, land, d):
     c = land.counts()
     assert [m[k] for k in ("Stored", "Mirror", "Mixture", "Spurious")] == \
         [str(c[k]) for k in ("stored", "mirror", "mixture", "spurious")]
-    table = at.tabs[BINARY].dataframe[0].value
+    table = show(at, BINARY).dataframe[0].value
     assert table["energy"].tolist() == land.energies[land.minima].tolist()
     assert table["class"].tolist() == list(land.kinds)
 
 
 def test_binary_tab_counts_equal_the_core_and_follow_the_widgets():
-    at = open_app("landscape", query={"bd": "16", "bn": "5", "bseed": "0"})
+    at = open_app("landscape", query={"view": "states", "bd": "16", "bn": "5", "bseed": "0"})
     assert at.slider(key="ls_bn").value == 5
     X = L.random_patterns(5, 16, 0)
     land = binary_expected("classical", X)
@@ -262,16 +274,16 @@ def test_binary_tab_counts_equal_the_core_and_follow_the_widgets():
     assert_binary_shows(at, binary_expected("dense", L.random_patterns(5, 9, 7)), 9)
     assert qp(at, "bd") == "9" and qp(at, "bseed") == "7" and qp(at, "bmodel") == "dense"
     at.radio(key="ls_bx").set_value("hamming").run()
-    assert "Hamming distance to x1" in at.tabs[BINARY].dataframe[0].value.columns
+    assert "Hamming distance to x1" in show(at, BINARY).dataframe[0].value.columns
     assert not at.exception
 
 
 def test_binary_tab_with_stored_images_shrunk_to_4x4():
-    at = open_app("landscape", query={"bsrc": "store", "bn": "3", "bd": "16"})
+    at = open_app("landscape", query={"view": "states", "bsrc": "store", "bn": "3", "bd": "16"})
     X = np.stack([to_bipolar(resize(preset_image("letters", c, 64), (4, 4))) for c in "HOX"])
     assert_binary_shows(at, binary_expected("classical", X), 16)
     at.slider(key="ls_bd").set_value(12).run()
-    assert any("set d = 16" in w.value for w in at.tabs[BINARY].warning)
+    assert any("set d = 16" in w.value for w in show(at, BINARY).warning)
     assert_binary_shows(at, binary_expected("classical", L.random_patterns(3, 12, 0)), 12)
 
 
@@ -279,11 +291,11 @@ def test_binary_tab_with_stored_images_shrunk_to_4x4():
 
 def test_empty_and_small_stores_are_explained():
     at = open_app("landscape", query={"presets": "letters/A,letters/B"})
-    assert any("at least 3 stored patterns" in i.value for i in at.tabs[PLANE].info)
+    assert any("at least 3 stored patterns" in i.value for i in show(at, PLANE).info)
     X = continuous_letters("AB")
     assert metrics(at, SLICE)["Barrier at β = 20"] == f"{L.barrier(X, 0, 1, 20.0).height:.4g}"
     at.button(key="clear_store").click().run()
     assert not at.exception
     for tab in (PLANE, SLICE):
-        assert any("Store at least one pattern" in i.value for i in at.tabs[tab].info)
+        assert any("Store at least one pattern" in i.value for i in show(at, tab).info)
     assert metrics(at, WORLD) and metrics(at, BINARY)  # these need no stored images

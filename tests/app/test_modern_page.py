@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
+from tests.app.conftest import open_app, open_tab
 
 from hopfield_core import ModernHopfield, fixed_point_kind, k90
 from hopfield_core.images import corrupt, resize, to_continuous
@@ -175,7 +175,7 @@ def test_fixed_point_images_follow_the_three_sliders():
 
 
 def test_bound_table_matches_retrieval_bound():
-    at = open_app("modern", query={"presets": ",".join(OQX), "beta": "50"})
+    at = open_app("modern", query={"presets": ",".join(OQX), "beta": "50", "view": "bound"})
     X = patterns(OQX)
     rb = ModernHopfield(X, 50.0).retrieval_bound()
     df = table(at, "separation Delta_i")
@@ -198,7 +198,7 @@ def test_bound_table_matches_retrieval_bound():
 
 
 def test_step_size_comparison_runs_each_gamma_to_the_same_fixed_point():
-    at = open_app("modern", query={"gamma": "0.3"})
+    at = open_app("modern", query={"gamma": "0.3", "view": "step"})
     df = table(at, "gamma")
     X = patterns(HOX)
     q = query(X)
@@ -219,10 +219,13 @@ def test_extreme_betas_give_finite_numbers(beta):
     at.button(key="modern_run_all").click().run()
     assert not at.exception
     assert math.isfinite(float(metric(at, "Energy")))
-    for df in at.dataframe:
-        numeric = df.value.select_dtypes("number").to_numpy(dtype=float)
-        assert not np.isnan(numeric).any()
-    assert not any("report this as a bug" in e.value for e in at.error)
+    for view in ("sweep", "bound", "step"):
+        open_tab(at, "mh_section", view)
+        assert at.dataframe, view
+        for df in at.dataframe:
+            numeric = df.value.select_dtypes("number").to_numpy(dtype=float)
+            assert not np.isnan(numeric).any()
+        assert not any("report this as a bug" in e.value for e in at.error)
 
 
 def test_bad_link_values_warn_and_fall_back():
@@ -244,7 +247,7 @@ def test_empty_store_and_a_single_pattern():
     at = open_app("modern")
     at.button(key="clear_store").click().run()
     assert any("Store at least one pattern" in i.value for i in at.info)
-    at = open_app("modern", query={"presets": "letters/A"})
+    at = open_app("modern", query={"presets": "letters/A", "view": "bound"})
     assert metric(at, "Fixed point") == "single"
     assert any("nothing to separate it from" in i.value for i in at.info)
     assert not at.exception
