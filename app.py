@@ -6,7 +6,7 @@ from ui import boot
 st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", layout="wide")
 boot.warm()  # first: heavy imports and the ET weights, once per process, never raced
 
-from ui import state, widgets  # noqa: E402  (after the warm-up, by design)
+from ui import settings, state, widgets  # noqa: E402  (after the warm-up, by design)
 
 pages = [
     st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
@@ -24,5 +24,10 @@ page = st.navigation(pages)
 state.init_from_url()
 widgets.sidebar()
 widgets.apply_presenter_mode()
-widgets.link_messages()
+messages = st.container()  # above the page: what the link asked for that could not be used
+settings.clear_page()
 page.run()
+if settings.page() is not None:  # a page on the settings layer: the address bar follows it
+    state.publish_url(settings.page().link())
+with messages:
+    widgets.link_messages()

@@ -6,17 +6,13 @@ import streamlit as st
 
 from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention
 from ui import compare_cache, dynamics_view, figures, figures_compare, state
+from ui.attention.settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL, SETTINGS
 
 PAGE = "attention"
-PROJECTIONS = ["identity", "tied", "random"]
-PROJECTION_LABELS = {"identity": "identity", "tied": "random, W_K = W_Q",
-                     "random": "random, independent"}
-MAX_D_K = 64  # W_Q, W_K, W_V hold 3 x d x 4 d_k floats: 42 MB at d = 48 x 48 x 3
-RUN_MAX_STEPS = 500  # ModernHopfield.run's budget when it finds the fixed point to compare with
-RUN_TOL = 1e-12
 
 
 def main() -> None:
+    S = SETTINGS.bind()
     st.title("The attention limit")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(
@@ -44,35 +40,16 @@ def main() -> None:
 
     with st.container(key="controls_attention"):
         c = st.columns([2, 2, 2, 2])
-        proj_kind = c[0].radio("Projections W_Q, W_K, W_V", PROJECTIONS, key="at_proj",
-                               format_func=PROJECTION_LABELS.get,
-                               index=PROJECTIONS.index(state.url_choice("at_proj", PROJECTIONS, "identity")),
-                               help="identity: Q, K, V are the patterns themselves (the Hopfield "
-                                    "step). Random: Gaussian matrices from a seed, entries "
-                                    "N(0, 1/d_k). With W_K = W_Q the scores are a noisy copy of "
-                                    "x·ξ; independent W_Q, W_K score at random, like an untrained "
-                                    "Transformer layer.")
+        proj_kind = S.show("at_proj", c[0])
         identity = proj_kind == "identity"
-        d_k_in = c[1].number_input("d_k (size of each head)", 1, MAX_D_K, step=1, key="at_dk",
-                                   value=state.url_number("at_dk", 16, 1, MAX_D_K, int), disabled=identity)
-        heads_in = c[2].slider("Heads", 1, 4, key="at_heads", disabled=identity,
-                               value=state.url_number("at_heads", 1, 1, 4, int))
-        proj_seed = c[3].number_input("Projection seed", 0, 2 ** 31 - 1, step=1, key="at_seed",
-                                      value=state.url_number("at_seed", 0, 0, 2 ** 31 - 1, int),
-                                      disabled=identity)
+        d_k_in = S.show("at_dk", c[1], disabled=identity)
+        heads_in = S.show("at_heads", c[2], disabled=identity)
+        proj_seed = S.show("at_seed", c[3], disabled=identity)
         c = st.columns([2, 2, 2, 2])
-        custom = c[0].toggle("Set β by hand", key="at_beta_custom",
-                             value=state.url_value("at_beta", None, float) is not None,
-                             help="Off: β = 1/√d_k, the Transformer's choice.")
-        beta_in = c[1].number_input("β", 0.001, 1000.0, step=1.0, format="%.3f", key="at_beta",
-                                    value=state.url_number("at_beta", 20.0, 0.001, 1000.0),
-                                    disabled=not custom)
-        all_queries = c[2].toggle("Also query every stored pattern", key="at_all",
-                                  value=state.url_flag("at_all"),
-                                  help="Add one query row per stored pattern, corrupted by the "
-                                       "sidebar's settings.")
-        T = c[3].slider("Iteration steps T", 1, 50, key="at_T",
-                        value=state.url_number("at_T", 10, 1, 50, int))
+        custom = S.show("at_bhand", c[0])
+        beta_in = S.show("at_beta", c[1], format="%.3f", disabled=not custom)
+        all_queries = S.show("at_all", c[2])
+        T = S.show("at_T", c[3])
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             "- With the default **H, O, X** and β = 1/√d = 1/16, every weight in the heatmap is "
@@ -214,13 +191,6 @@ def main() -> None:
     if not it["converged"]:
         st.caption("Not settled yet: raise T, or move β away from the boundary between "
                    "retrieval and averaging, where the dynamics slow down.")
-
-    url = {"at_proj": proj_kind, "at_all": int(all_queries), "at_T": int(T)}
-    if not identity:
-        url.update(at_dk=d_k, at_heads=heads, at_seed=int(proj_seed))
-    if custom:
-        url["at_beta"] = float(beta_in)
-    state.publish_url(url)
 
 
 main()

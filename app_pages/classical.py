@@ -2,12 +2,13 @@
 import streamlit as st
 
 from ui import dynamics_view, figures, state
+from ui.classical.settings import SETTINGS, W_SHOWN
 
 PAGE = "classical"
-W_SHOWN = 256  # a larger heatmap is too big to send to the browser on every rerun
 
 
 def main() -> None:
+    S = SETTINGS.bind()
     st.title("The classical Hopfield network (1982)")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(
@@ -31,17 +32,10 @@ def main() -> None:
 
     with st.container(key="controls_classical"):
         c1, c2, c3, c4 = st.columns(4)
-        modes = ["async", "sync"]
-        mode = c1.radio("Update", modes, key="cl_mode", horizontal=True,
-                        index=modes.index(state.url_choice("mode", modes, "async")),
-                        help="async: one neuron at a time, random order; sync: all at once.")
-        temperature = c2.slider("Temperature T", 0.0, 1.0, step=0.05, key="cl_temperature",
-                                value=state.url_number("T", 0.0, 0.0, 1.0))
-        rules = ["hebbian", "storkey", "pseudoinverse"]
-        rule = c3.selectbox("Learning rule", rules, key="cl_rule",
-                            help="Hebbian is Hopfield's; Storkey and the pseudo-inverse store "
-                                 "correlated patterns better.")
-        max_steps = c4.number_input("Step limit", 5, 200, 30, key="cl_max_steps")
+        mode = S.show("mode", c1, horizontal=True)
+        temperature = S.show("T", c2)
+        rule = S.show("rule", c3)
+        max_steps = S.show("steps", c4)
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             "- Store **H, O, X**, flip 20 % of the pixels, choose **async** and press *Run*: "
@@ -70,14 +64,13 @@ def main() -> None:
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async" and temperature == 0),
                        rise_reason=reason)
 
-    if st.toggle("Show the weight matrix W", key="cl_show_w"):
+    if S.show("W"):
         model = state.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)
         n = min(ps.d, W_SHOWN)
         title = f"W ({ps.d} x {ps.d}, {rule})" if n == ps.d else f"W, first {n} of {ps.d} neurons ({rule})"
         st.plotly_chart(figures.matrix_heatmap(model.weights[:n, :n], title), key="cl_weights")
         st.caption("Red: neurons that tend to agree; blue: neurons that tend to disagree. "
                    "The diagonal is zero: no neuron votes for itself.")
-    state.publish_url({"mode": mode, "T": temperature})
 
 
 main()

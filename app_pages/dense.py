@@ -1,365 +1,19 @@
-"""Dense associative memory (Krotov & Hopfield 2016; Demircigil et al. 2017)."""
-import math
-
-import numpy as np
+"""Dense associative memory (Krotov & Hopfield 2016; Demircigil et al. 2017). Layout only:
+the pieces are in ui/dense/."""
 import streamlit as st
 
-from hopfield_core import capacity
-from ui import budget, dense_cache, dynamics_view, state, widgets
-from ui.text import quoted
+from ui import dynamics_view, state
+from ui.dense import sections
+from ui.dense.settings import SETTINGS
 
 PAGE = "dense"
-INTERACTIONS = ["polynomial", "exponential"]
-MODES = ["async", "sync"]
-MIN_DEGREE, MAX_DEGREE, DEFAULT_DEGREE = 2, 10, 3
-BETAS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
-DEFAULT_BETA = 1.0
-MIN_STEPS, MAX_STEPS, DEFAULT_STEPS = 5, 200, 30
-
-# "Load this demo": 10 letters at 8 x 8 pixels (d = 64, so N = 10 > 0.14 d ~ 8.8), query H
-# with 20 % of its pixels flipped. Checked with the core (tests/app/test_dense_page.py):
-# the classical network ends in a mixture state, degree 3 retrieves H.
-DEMO_LETTERS = "HOPFIELDKX"
-DEMO_SIZE = 8
-DEMO_QUERY = {"q_index": 0, "q_corruption": "flip", "q_amount": 0.2, "q_seed": 0}
-
-RISE_REASON = ("synchronous updates set every neuron from the same old state. Each flip would "
-               "lower the energy on its own, but flipped together they can raise it, and the "
-               "state can even blink between two images (a 2-cycle). Choose async for a "
-               "guaranteed descent.")
-# the pages plot DenseAssociativeMemory.readable_energy: an increasing function of E that stays
-# readable at every d and degree (E itself reaches -1e24 at n = 10 and underflows to -0.0 for
-# the exponential away from the patterns)
-ENERGY_LABEL = {"polynomial": "Energy E / dⁿ", "exponential": "Log-domain energy"}
-
-
-# ---------------------------------------------------------------- settings from the link
-
-def _flag(raw: str) -> bool:
-    if raw in ("1", "true", "True", "yes"):
-        return True
-    if raw in ("0", "false", "False", "no"):
-        return False
-    raise ValueError(raw)
-
-
-def _whole_number(params, key: str, what: str, using: str, default: int, lo: int, hi: int,
-                  msgs: list[str]) -> int:
-    """A whole number from the link, clamped to [lo, hi]; a sentence in msgs when changed."""
-    if key not in params:
-        return default
-    try:
-        value = int(params[key])
-    except ValueError:
-        msgs.append(f"The link's {what}{quoted(params[key])} is not a whole number; using {using}{default}.")
-        return default
-    if not lo <= value <= hi:
-        clamped = min(max(value, lo), hi)
-        msgs.append(f"The link's {what}{value} is outside {lo} to {hi}; using {using}{clamped}.")
-        return clamped
-    return value
-
-
-def _seed_widgets() -> list[str]:
-    """Once per visit of the page: the widgets start from the link's values (or defaults).
-    Returns a sentence for every value of the link that could not be used as it was."""
-    msgs = []
-    params = st.query_params
-
-    def seed(key, value):
-        if key not in st.session_state:
-            st.session_state[key] = value
-
-    if "dn_interaction" in st.session_state:
-        return msgs  # already seeded during this visit: the widgets own their values now
-
-    raw = params.get("interaction", "polynomial")
-    if raw not in INTERACTIONS:
-        msgs.append(f"The link asks for interaction {quoted(raw)}; choose polynomial or exponential. "
-                    "Using polynomial.")
-        raw = "polynomial"
-    seed("dn_interaction", raw)
-
-    seed("dn_degree", _whole_number(params, "n", "degree n = ", "n = ", DEFAULT_DEGREE,
-                                    MIN_DEGREE, MAX_DEGREE, msgs))
-
-    beta = DEFAULT_BETA
-    if "beta" in params:
-        try:
-            asked = float(params["beta"])
-            if not (math.isfinite(asked) and asked > 0):
-                raise ValueError
-        except ValueError:
-            msgs.append(f"The link's beta = {quoted(params['beta'])} is not a positive number; using "
-                        f"beta = {DEFAULT_BETA:g}.")
-        else:
-            beta = min(BETAS, key=lambda b: abs(math.log(b / asked)))
-            if beta != asked:
-                msgs.append(f"The link's beta = {asked:g} is shown as {beta:g}, the nearest "
-                            f"step of the slider ({BETAS[0]:g} to {BETAS[-1]:g}).")
-    seed("dn_beta", beta)
-
-    rectified = False
-    if "rect" in params:
-        try:
-            rectified = _flag(params["rect"])
-        except ValueError:
-            msgs.append(f"The link's rect = {quoted(params['rect'])} should be 0 or 1; using 0.")
-    seed("dn_rectified", rectified)
-
-    mode = params.get("mode", "async")
-    if mode not in MODES:
-        msgs.append(f"The link's update mode {quoted(mode)} should be async or sync; using async.")
-        mode = "async"
-    seed("dn_mode", mode)
-
-    seed("dn_steps", _whole_number(params, "steps", "step limit ", "", DEFAULT_STEPS,
-                                   MIN_STEPS, MAX_STEPS, msgs))
-    return msgs
-
-
-def _load_demo() -> None:
-    """on_click of "Load this demo": the store, the representation, the query and the model."""
-    state.clear()
-    for letter in DEMO_LETTERS:
-        state.add_preset(f"letters/{letter}")
-    st.session_state.size = DEMO_SIZE
-    st.session_state.colour = False
-    st.session_state.binarize = "threshold"
-    for key, value in DEMO_QUERY.items():
-        st.session_state[key] = value
-    st.session_state.dn_interaction = "polynomial"
-    st.session_state.dn_degree = DEFAULT_DEGREE
-    st.session_state.dn_rectified = False
-    st.session_state.dn_mode = "async"
-    st.session_state.dn_steps = DEFAULT_STEPS
-
-
-# ---------------------------------------------------------------- the page
-
-def _intro() -> None:
-    st.title("Dense associative memory (Krotov & Hopfield 2016)")
-    text, eq = st.columns([3, 2], gap="large")
-    text.markdown(
-        "The classical network scores a state by the **squared** overlaps $x_\\mu\\cdot\\xi$ "
-        "with the stored patterns. Every stored pattern adds crosstalk of size about "
-        "$\\sqrt d$ to every other, so beyond about $0.14\\,d$ random patterns the memories "
-        "drown. Krotov and Hopfield replaced the square by a sharper **interaction function** "
-        "$F$: with $F(z) = z^n$ a pattern that nearly matches the state outweighs all the "
-        "crosstalk, and the number of patterns the network holds grows like $d^{\\,n-1}$. "
-        "Demircigil and colleagues took $n \\to \\infty$: an **exponential** $F$ stores "
-        "exponentially many patterns, $2^{d/2}$ random ones.\n\n"
-        "There is no weight matrix any more: the network keeps the patterns themselves. To "
-        "update neuron $i$ it tries both values, $\\xi_i = +1$ and $\\xi_i = -1$ (all other "
-        "neurons fixed), and keeps the one with the **lower energy** (a tie keeps the "
-        "current value). Updated one neuron at a time (*async*) the energy can never rise. "
-        "**Degree $n = 2$ is exactly the classical network**: same updates, same fixed points."
-    )
-    with eq:
-        st.latex(r"E(\xi) = -\sum_{\mu=1}^{N} F(x_\mu \cdot \xi)")
-        st.latex(r"\begin{aligned} F(z) &= z^n \ \text{ or } \max(z, 0)^n \ \text{(rectified)}"
-                 r"\\ F(z) &= e^{\beta (z - d)} \ \text{(exponential)} \end{aligned}")
-        st.latex(r"\begin{aligned} \xi_i &\leftarrow \mathrm{sgn}\big[E(\xi^{(i-)}) - "
-                 r"E(\xi^{(i+)})\big] \\ &= \mathrm{sgn}\Big[\sum_\mu F(x_\mu\cdot\xi^{(i+)})"
-                 r" - F(x_\mu\cdot\xi^{(i-)})\Big] \end{aligned}")
-        st.latex(r"\begin{aligned} N_{\max} &\sim d^{\,n-1} && \text{polynomial} \\ "
-                 r"N_{\max} &\sim 2^{d/2} && \text{exponential} \end{aligned}")
-        st.caption("$\\xi^{(i\\pm)}$ is $\\xi$ with neuron $i$ set to $\\pm 1$.")
-        st.info(
-            "The exponential used "
-            "here, $e^{\\beta(z-d)} = e^{-\\beta d}\\, e^{\\beta z}$, is a **positive rescaling** "
-            "of Demircigil's $e^{z}$ (at $\\beta = 1$): every term is multiplied by the same "
-            "positive constant $e^{-\\beta d}$. That **changes no update** (each neuron compares "
-            "two energies, and the comparison survives the rescaling) and keeps $E$ in "
-            "$[-N, 0]$, where $e^{z}$ would already reach $10^{111}$ at $d = 256$.",
-            icon=":material/info:"
-        )
-        with st.expander("Which energy the curves show"):
-            st.markdown(
-                "$E$ itself is unreadable at the two ends: at $n = 10$ and $d = 256$ it reaches $-10^{24}$, "
-                "and the exponential's terms fall below the smallest float away from the "
-                "patterns ($E = -5\\cdot 10^{-45}$ for a query 51 flips from H at $\\beta = 1$, "
-                "$d = 256$; exactly $-0.0$ at $\\beta = 10$). The curves show a strictly "
-                "increasing function of $E$ instead: it falls exactly when $E$ falls, so "
-                "every update and every verdict is the same."
-            )
-            st.latex(r"\text{polynomial: } \frac{E}{d^{\,n}} = -\sum_\mu "
-                     r"\Big(\frac{x_\mu\cdot\xi}{d}\Big)^{n} \in [-N, N]")
-            st.latex(r"\text{exponential: } \tilde E = -\frac1\beta \log \sum_\mu "
-                     r"e^{\beta (x_\mu\cdot\xi - d)} = -\frac1\beta \log(-E)")
-
-
-def _controls():
-    with st.container(key="controls_dense"):
-        c1, c2, c3, c4 = st.columns([2, 3, 2, 3])
-        interaction = c1.radio("Interaction F", INTERACTIONS, key="dn_interaction",
-                               help="polynomial: F(z) = z^n; exponential: F(z) = e^(beta (z - d)).")
-        poly = interaction == "polynomial"
-        degree = c2.slider("Degree n", MIN_DEGREE, MAX_DEGREE, key="dn_degree", disabled=not poly,
-                           help="n = 2 is the classical Hopfield network.")
-        c2.caption("n = 2 **is** the classical network; each step up from n multiplies the "
-                   "capacity by about d / (2n - 1)." if poly else "The degree plays no part in the exponential.")
-        rectified = c3.toggle("Rectified", key="dn_rectified", disabled=not poly,
-                              help="F(z) = max(z, 0)^n: patterns the state disagrees with count "
-                                   "for nothing (Krotov & Hopfield's rectified polynomial).")
-        beta = c4.select_slider("Sharpness beta (exponential)", BETAS, key="dn_beta",
-                                disabled=poly, format_func=lambda b: f"{b:g}",
-                                help="Logarithmic steps. Small beta: F is nearly linear and "
-                                     "forgets which pattern is near; large beta: only the "
-                                     "nearest pattern counts.")
-        c5, c6, c7 = st.columns([2, 2, 6])
-        mode = c5.radio("Update", MODES, key="dn_mode", horizontal=True,
-                        help="async: one neuron at a time, random order; sync: all at once.")
-        steps = c6.number_input("Step limit", MIN_STEPS, MAX_STEPS, key="dn_steps", step=1,
-                                help=f"Whole number from {MIN_STEPS} to {MAX_STEPS}.")
-        c7.caption("Async: a sweep visits every neuron once in a random order (the query's "
-                   "seed), each seeing the updated others. Sync: all neurons decide from the "
-                   "same old state.")
-    return interaction, int(degree), bool(rectified), float(beta), mode, int(steps)
-
-
-def _try_this() -> None:
-    with st.expander("Try this", expanded=not state.presenter()):
-        st.markdown(
-            f"1. **Beat the classical capacity.** *Load this demo* stores the {len(DEMO_LETTERS)} "
-            f"letters {', '.join(DEMO_LETTERS)} at {DEMO_SIZE} x {DEMO_SIZE} pixels: "
-            f"$d = {DEMO_SIZE ** 2}$, so $N = {len(DEMO_LETTERS)} > 0.14\\,d \\approx "
-            f"{capacity.classical_capacity(DEMO_SIZE ** 2):.1f}$. The query is H with 20 % of "
-            "its pixels flipped. Below, the classical network ends in a mixture state while "
-            "degree 3 brings H back. Slide $n$ down to 2: the dense memory fails exactly like "
-            "the classical one. Slide it up to 10: still H.\n"
-            "2. **Too gentle an exponential.** In the demo choose *exponential* and "
-            "$\\beta = 0.01$: $e^{\\beta u} \\approx 1 + \\beta u$ is almost linear, a memory "
-            "that cannot tell which pattern is near, and it ends in a spurious state. From "
-            "$\\beta = 0.1$ up it retrieves H.\n"
-            "3. **Synchronous trouble.** In the demo start from pattern *4. F*, flip 30 %, "
-            "choose **sync** and $n = 8$: the energy rises at step 3 and the state blinks "
-            "between two images. Switch to **async** and F comes back."
-        )
-        c1, c2 = st.columns([1, 3])
-        c1.button("Load this demo", key="dn_demo", icon=":material/science:", on_click=_load_demo,
-                  type="primary", help="Replaces the stored patterns and the query settings.")
-        if st.session_state.get("q_upload") is not None:
-            c2.info("An uploaded query image is in use: remove it in the sidebar to start from "
-                    "the demo's query.")
-        else:
-            c2.caption("Replaces the pattern store, the image size and the query; "
-                       "sets the model to polynomial, n = 3, async.")
-
-
-def _model_label(interaction: str, degree: int, beta: float, rectified: bool) -> str:
-    if interaction == "exponential":
-        return f"exponential, beta = {beta:g}"
-    return f"n = {degree}" + (", rectified" if rectified else "")
-
-
-def _comparison(ps, q, qkey, dense_traj, cfg, mode, steps, seed) -> None:
-    st.subheader("The same query, classical vs dense")
-    cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
-    cl_cfg = {"learning_rule": "hebbian"}
-    cl_traj = state.run("classical", cl_cfg, ps, q, qkey, share=0.5, **cl_kwargs)
-    dn_kwargs = dict(mode=mode, max_steps=steps, rng=seed)
-    cl_verdict = dense_cache.final_verdict(
-        f"classical|{sorted(cl_cfg.items())}|{qkey}|{sorted(cl_kwargs.items())}", ps.fingerprint,
-        cl_traj, ps.X)
-    dn_verdict = dense_cache.final_verdict(
-        f"dense|{sorted(cfg.items())}|{qkey}|{sorted(dn_kwargs.items())}", ps.fingerprint,
-        dense_traj, ps.X)
-    label = _model_label(**cfg)
-
-    c1, c2, c3 = st.columns(3)
-    panels = [(c1, "The query", q, None, None),
-              (c2, "Classical network (1982)", cl_traj.final, cl_verdict, cl_traj),
-              (c3, f"Dense memory ({label})", dense_traj.final, dn_verdict, dense_traj)]
-    for col, title, x, verdict, traj in panels:
-        col.markdown(f"**{title}**")
-        col.image(state.picture_png(x, ps.shape, width=220), width=220, output_format="PNG")
-        if verdict is None:
-            col.caption(f"{ps.d} neurons; the same query goes into both networks, with the same "
-                        f"update mode ({mode}), step limit and random order.")
-        else:
-            who = "Classical" if traj is cl_traj else "Dense"
-            with col:
-                dynamics_view.VERDICT_STYLE[verdict.kind](f"{who}: {verdict.sentence(ps.names)}")
-            label = "Energy E" if traj is cl_traj else ENERGY_LABEL[cfg["interaction"]]
-            what = label[0].lower() + label[1:]
-            col.caption(f"after {traj.steps} step{'s' if traj.steps != 1 else ''}, "
-                        f"final {what} {traj.energies[-1]:.6g}")
-    differ = int(np.count_nonzero(cl_traj.final != dense_traj.final))
-    st.markdown(f"The two final states differ in **{differ} of {ps.d}** neurons.")
-    if cfg["interaction"] == "polynomial" and cfg["degree"] == 2 and not cfg["rectified"]:
-        st.info("Degree 2 is the classical network: $E_{\\text{dense}} = 2d\\,E_{\\text{classical}}"
-                " - N d$, a positive rescaling plus a constant, so every update and every final "
-                "state is the same.")
-
-
-def _capacity_context(ps, cfg, label) -> None:
-    d, N = ps.d, ps.N
-    classical_cap = capacity.classical_capacity(d)
-    if cfg["interaction"] == "exponential":
-        cap_label = "Exponential capacity 2^(d/2)"
-        dense_cap = capacity.format_log10(capacity.log10_exponential_capacity(d))
-        dense_help = ("Demircigil et al.'s bound for random patterns with F(z) = e^z, which is "
-                      "beta = 1 here. A gentler beta (below 1) holds fewer patterns: compare the "
-                      "count of fixed points below.")
-    else:
-        cap_label = f"Capacity of degree {cfg['degree']} (no errors)"
-        dense_cap = capacity.format_log10(capacity.log10_polynomial_capacity(d, cfg["degree"]))
-        dense_help = ("d^(n-1) / (2 (2n-3)!! ln d): Krotov & Hopfield's estimate for random "
-                      "patterns recalled without a single wrong bit (n = 2 gives McEliece's "
-                      "d / (2 ln d), stricter than 0.14 d, which allows a few wrong bits).")
-    m1, m2, m3 = st.columns(3)
-    m1.metric("Stored patterns N", N)
-    m2.metric("Classical capacity 0.14 d", f"{classical_cap:.1f}",
-              help="0.138 d random patterns (Amit, Gutfreund & Sompolinsky), a few bits wrong.")
-    m3.metric(cap_label, dense_cap, help=dense_help)
-    if N > classical_cap:
-        st.markdown(f"$N = {N} > 0.14\\,d \\approx {classical_cap:.1f}$: more patterns than the "
-                    "classical network can hold even if they were random.")
-    else:
-        st.markdown(f"$N = {N} \\le 0.14\\,d \\approx {classical_cap:.1f}$, yet letters and "
-                    "photos are far from random: they share most of their pixels, and "
-                    "correlated patterns fill the classical network much sooner. The count "
-                    "below is the honest test.")
-
-    configs = [(("degree", n), ("interaction", "polynomial")) for n in range(2, MAX_DEGREE + 1)]
-    labels = ["classical (n = 2)"] + [f"n = {n}" for n in range(3, MAX_DEGREE + 1)]
-    configs.append((("beta", cfg["beta"]), ("interaction", "exponential")))
-    labels.append(f"exp, beta = {cfg['beta']:g}")
-    current = None
-    if cfg["interaction"] == "exponential":
-        current = labels[-1]
-    elif not cfg["rectified"]:
-        current = labels[cfg["degree"] - 2]
-    references = (("classical (n = 2)", (("degree", 2),)), ("n = 3", (("degree", 3),)),
-                  ("n = 10", (("degree", 10),)),
-                  ("exponential, beta = 1", (("beta", 1.0), ("interaction", "exponential"))))
-    g1, g2 = st.columns(2)
-    cost = len(configs) * ps.N * budget.step_seconds("dense", "sync", d, ps.N)
-    if budget.fits(cost):
-        g1.plotly_chart(dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
-                                                  current, ps.X),
-                        key="dn_stable", config={"displayModeBar": False})
-    else:
-        g1.info(f"The count of stable patterns at every degree is left out at d = {d} with "
-                f"{ps.N} patterns: it would hold the class's shared server for about "
-                f"{cost:.0f} s. A smaller image size in the sidebar brings it back.")
-    g2.plotly_chart(dense_cache.shape_figure(d, references, tuple(sorted(cfg.items())), label),
-                    key="dn_shape", config={"displayModeBar": False})
-    g1.caption("Each stored pattern used as the query, uncorrupted: is it left unchanged? A "
-               "pattern that is not a fixed point is lost even without noise. Store all 26 "
-               "letters at 16 px to see the classical network keep none of them.")
-    g2.caption("A random unrelated pattern overlaps the state by about sqrt(d). The sharper F, "
-               "the less such crosstalk counts against the one pattern that nearly matches.")
 
 
 def main() -> None:
-    _intro()
-    url_msgs = _seed_widgets()
-    for msg in url_msgs:
-        st.warning(msg)
-    interaction, degree, rectified, beta, mode, steps = _controls()
-    _try_this()
+    SETTINGS.bind()
+    sections.intro()
+    c = sections.controls()
+    sections.try_this()
 
     ps = state.patterns(binary=True)
     if ps.N == 0:
@@ -367,22 +21,21 @@ def main() -> None:
         return
     q, qkey = state.query(ps)
     seed = int(state.setting("q_seed"))
-    cfg = {"interaction": interaction, "degree": degree, "beta": beta, "rectified": rectified}
+    cfg = {"interaction": c["interaction"], "degree": int(c["n"]), "beta": float(c["beta"]),
+           "rectified": bool(c["rect"])}
+    mode, steps = c["mode"], int(c["steps"])
     traj = state.run("dense", cfg, ps, q, qkey, share=0.5, mode=mode, max_steps=steps, rng=seed,
                      readable=True)
-    dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=RISE_REASON,
-                       energy_label=ENERGY_LABEL[interaction])
+    dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=sections.RISE_REASON,
+                       energy_label=sections.ENERGY_LABEL[cfg["interaction"]])
 
-    # one section at a time: only the open tab runs
-    opened = widgets.sections("dn_section", {
-        "compare": "Classical vs dense", "capacity": "How many patterns each network holds"})
+    # one section at a time: only the chosen one runs
+    view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")
     with st.container():
-        if opened == "compare":
-            _comparison(ps, q, qkey, traj, cfg, mode, steps, seed)
+        if view == "compare":
+            sections.comparison(ps, q, qkey, traj, cfg, mode, steps, seed)
         else:
-            _capacity_context(ps, cfg, _model_label(**cfg))
-    state.publish_url({"interaction": interaction, "n": degree, "rect": int(rectified),
-                       "beta": beta, "mode": mode, "steps": steps, "view": opened})
+            sections.capacity_context(ps, cfg, sections.model_label(**cfg))
 
 
 main()

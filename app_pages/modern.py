@@ -1,324 +1,39 @@
-"""The modern continuous network (Ramsauer et al. 2020): beta, step size, metastable states."""
-import math
-
+"""The modern continuous network (Ramsauer et al. 2020): beta, step size, metastable states.
+Layout only: the pieces are in ui/modern/."""
 import streamlit as st
 
-from hopfield_core import fixed_point_kind, images, k90
-from hopfield_core.metastable import (kind_ranges, log_grid, representative_betas,
-                                      retrieval_radius, snap)
-from ui import budget, dynamics_view, figures, figures_modern, modern_cache, state, widgets
-from ui.text import quoted
+from ui import dynamics_view, state
+from ui.modern import sections
+from ui.modern.settings import SETTINGS, TOL
 
 PAGE = "modern"
-BETAS = [float(b) for b in log_grid(0.1, 1e4)]  # 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, ... 1e4
-DEFAULT_BETA = 10.0
-DEFAULT_GAMMA = 1.0
-DEFAULT_STEPS = 100
-MAX_STEPS = 2000
-TOL = 1e-6                     # a run stops when no coordinate moves more than this
-COMPARE_GAMMAS = (1.0, 0.5, 0.2, 0.1)
-COMPARE_STEPS = 500            # the step-size comparison gets room to converge
-KIND_TEXT = {"single": "single: one pattern", "metastable": "metastable: a few patterns",
-             "global": "global: nearly all patterns"}
-
-
-def _fmt_beta(b: float) -> str:
-    return f"{b:g}"
-
-
-def _url_settings() -> tuple[float, float, int, list[str]]:
-    """beta, gamma and the step limit from the link, with a message for each bad value."""
-    notes = []
-    raw = st.query_params.get("beta")
-    beta = DEFAULT_BETA
-    if raw is not None:
-        value = state.url_value("beta", math.nan, float)
-        if not (math.isfinite(value) and value > 0):
-            notes.append(f"The link's beta = {quoted(raw)} is not a positive number: using "
-                         f"beta = {_fmt_beta(DEFAULT_BETA)}.")
-        else:
-            beta = snap(value, BETAS)
-            if not math.isclose(beta, value, rel_tol=1e-9):
-                notes.append(f"The link's beta = {quoted(raw)} is shown as the nearest value on the "
-                             f"slider, beta = {_fmt_beta(beta)} (from {_fmt_beta(BETAS[0])} "
-                             f"to {_fmt_beta(BETAS[-1])}).")
-    raw = st.query_params.get("gamma")
-    gamma = DEFAULT_GAMMA
-    if raw is not None:
-        value = state.url_value("gamma", math.nan, float)
-        if not (math.isfinite(value) and 0 < value <= 1):
-            notes.append(f"The link's step size gamma = {quoted(raw)} is not in (0, 1]: using "
-                         f"gamma = {DEFAULT_GAMMA:g}.")
-        else:
-            gamma = max(0.01, round(value, 2))
-    raw = st.query_params.get("steps")
-    steps = DEFAULT_STEPS
-    if raw is not None:
-        value = state.url_value("steps", -1, int)
-        if not 1 <= value <= MAX_STEPS:
-            notes.append(f"The link's step limit = {quoted(raw)} is not a whole number from 1 to "
-                         f"{MAX_STEPS}: using {DEFAULT_STEPS}.")
-        else:
-            steps = value
-    return beta, gamma, steps, notes
-
-
-def _explanation() -> None:
-    st.title("The modern continuous network and metastable states")
-    text, eq = st.columns([3, 2], gap="large")
-    text.markdown(
-        "Here the state $\\xi$ is a vector of real numbers and the stored patterns are the "
-        "rows $x_\\mu$ of $X$ (centred, unit length). One update replaces $\\xi$ by a "
-        "**weighted average of the patterns**, with weights $p = \\mathrm{softmax}(\\beta X\\xi)$: "
-        "patterns that resemble $\\xi$ more get exponentially more weight. The **inverse "
-        "temperature** $\\beta$ sets how sharp that choice is. At large $\\beta$ one pattern "
-        "takes all the weight and is retrieved (a *single* fixed point). At small $\\beta$ the "
-        "state settles on the average of all patterns (the *global* fixed point). In between, "
-        "similar patterns share the weight and the state ends as their blend: a **metastable** "
-        "state. We count $k_{90}$, the fewest patterns that hold 90 % of the weight.\n\n"
-        "The step size $\\gamma$ blends the old state with the average. $\\gamma = 1$ is the "
-        "paper's update (the concave-convex procedure, CCCP): it usually lands next to a "
-        "pattern in one step. $\\gamma < 1$ is plain gradient descent on $E$, because "
-        "$\\nabla E = \\xi - X^\\top p$. For any $\\gamma \\in (0, 1]$ the energy never rises. "
-        "With $\\beta = 1/\\sqrt{d_k}$ this update is exactly Transformer attention."
-    )
-    with eq:
-        st.latex(r"\begin{aligned} E(\xi) = &-\frac{1}{\beta}\log\sum_{\mu=1}^{N} "
-                 r"e^{\beta\, x_\mu^\top \xi} + \frac12\,\xi^\top\xi \\"
-                 r"&+ \frac{1}{\beta}\log N + \frac12 M^2,\quad M = \max_\mu \lVert x_\mu \rVert"
-                 r"\end{aligned}")
-        st.latex(r"\xi' = (1-\gamma)\,\xi + \gamma\, X^\top \mathrm{softmax}(\beta X \xi)")
-        st.latex(r"\begin{aligned} \gamma = 1 &:\ \text{one-step retrieval (CCCP)} \\"
-                 r"\gamma < 1 &:\ \xi' = \xi - \gamma\, \nabla E(\xi)\ \text{(gradient descent)}"
-                 r"\end{aligned}")
-        st.latex(r"k_{90} = \min\{k : \text{the } k \text{ largest } p_\mu"
-                 r" \text{ sum to} \ge 0.9\}")
-
-
-def _controls(beta0: float, gamma0: float, steps0: int) -> tuple[float, float, int]:
-    with st.container(key="controls_modern"):
-        c1, c2, c3 = st.columns([3, 2, 1])
-        beta = c1.select_slider(
-            "Inverse temperature beta (log scale)", options=BETAS, value=beta0, key="mh_beta",
-            format_func=_fmt_beta,
-            help="Small beta: every pattern gets weight (global average). Large beta: the most "
-                 "similar pattern takes it all. The grid is 1, 1.5, 2, 3, 5, 7 per decade.")
-        gamma = c2.slider("Step size gamma", 0.01, 1.0, value=gamma0, step=0.01, key="mh_gamma",
-                          help="1: jump straight to the weighted average (CCCP). "
-                               "Below 1: gradient descent on E with this step size.")
-        max_steps = c3.number_input("Step limit", 1, MAX_STEPS, steps0, key="mh_steps",
-                                    help=f"A run stops at a fixed point (no coordinate moves "
-                                         f"more than {TOL:g}) or after this many steps.")
-        st.caption(f"beta = {_fmt_beta(beta)}, gamma = {gamma:g}, at most {int(max_steps)} steps. "
-                   "The sweep below runs with the same gamma and step limit.")
-    return float(beta), float(gamma), int(max_steps)
-
-
-def _try_this() -> None:
-    with st.expander("Try this", expanded=not state.presenter()):
-        st.markdown(
-            "- **A metastable state.** Store the letters **O, Q, X** (clear the store first), "
-            "start from O with 20 % flips, beta = 10 "
-            "([open this setup](?presets=letters/O,letters/Q,letters/X&q_corruption=flip"
-            "&q_amount=0.2&beta=10)). The run ends in a 50/50 blend of O and Q: "
-            "k90 = 2, *metastable*. Raise beta to 50: O alone (*single*). Drop it to 1: the "
-            "average of all three (*global*). The sweep shows all three regimes at once.\n"
-            "- **The bound is sufficient, not necessary.** With O, Q, X, look at the bound "
-            "table: O and Q differ in only ~10 % of their shape (separation 0.105), so the "
-            "paper's guarantee needs beta >= 70.5, yet at beta = 50 O is already retrieved. "
-            "X, far from both, is guaranteed from beta = 3.6.\n"
-            "- **One big step or many small ones.** With the default H, O, X at beta = 10, "
-            "gamma = 1 settles in 4 steps; set gamma = 0.1 and the same fixed point takes 94 "
-            "steps of gradient descent. The energy falls at every step either way."
-        )
-
-
-def _run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
-    p_end = traj.weights[-1]
-    k, kind = k90(p_end), fixed_point_kind(p_end)
-    c1, c2, c3 = st.columns(3)
-    c1.metric("k90", k, help="The fewest patterns whose softmax weights add up to 90 %, "
-                             "at the last state of the run.")
-    c2.metric("Fixed point", kind, help="single: k90 = 1; global: k90 covers (nearly) all "
-                                        f"N = {ps.N} patterns; metastable: in between.")
-    c3.metric("Steps taken", traj.steps, help="until no coordinate moved more than "
-                                              f"{TOL:g}, or the step limit")
-    if not traj.converged:
-        st.warning(f"The run stopped at the step limit ({traj.steps} steps) before settling: "
-                   "k90 and the kind describe where it stopped. Raise the step limit or gamma.")
-    bars, heat = st.columns([2, 3])
-    names = tuple(ps.names)
-    title = f"Softmax weights at the end (step {traj.steps})"
-    _plot(bars, "mh_weights_final", run_key + names,
-          lambda: figures.weight_bars(p_end, ps.names, title=title))
-    _plot(heat, "mh_weights_steps", run_key + names,
-          lambda: figures_modern.weights_heatmap(traj.weights, ps.names))
-    return k, kind
-
-
-def _plot(where, widget_key: str, key: tuple, build) -> None:
-    """Draw a figure that is built once per (widget_key, key): see ui.state.shared."""
-    where.plotly_chart(state.shared(("modern", widget_key, key), build), key=widget_key,
-                       config={"displayModeBar": False})
-
-
-def _image_of(x, ps):
-    lo, hi = float(ps.X.min()), float(ps.X.max())
-    if not hi > lo:
-        lo, hi = -1.0, 1.0
-    return images.to_image(x, ps.shape, lo, hi)
-
-
-def _sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
-    st.subheader("Sweeping beta: single, metastable, global")
-    st.markdown("The same query, run to its fixed point at every beta of the slider. "
-                "Each point is coloured by the kind of fixed point it reaches; open circles "
-                "hit the step limit first.")
-    sweep_steps = budget.sweep_steps(ps.d, ps.N, len(BETAS), max_steps)
-    if sweep_steps < max_steps:
-        st.caption(f"Each run of the sweep stops after at most {sweep_steps} steps (not "
-                   f"{max_steps}): {len(BETAS)} runs at d = {ps.d} share one run's budget of the "
-                   "class's server.")
-    max_steps = sweep_steps
-    sw = modern_cache.sweep(ps.fingerprint, qkey, tuple(BETAS), max_steps, TOL, gamma, ps.X, q)
-    sweep_key = (ps.fingerprint, qkey, max_steps, TOL, gamma)
-    chart = st.container()
-    ranges = kind_ranges(sw.betas, sw.kinds)
-    parts = [f"**{kind}** at beta = {_fmt_beta(lo)}" if lo == hi else
-             f"**{kind}** from beta = {_fmt_beta(lo)} to {_fmt_beta(hi)}"
-             for kind, lo, hi in ranges]
-    st.markdown("For this query: " + "; ".join(parts) + ".")
-    if not sw.converged.all():
-        st.warning(f"{int((~sw.converged).sum())} of {len(sw.betas)} runs of the sweep hit the "
-                   "step limit before settling (open circles): raise the step limit or gamma.")
-    st.markdown("**The fixed point at three betas** (pick them with the sliders):")
-    defaults = representative_betas(sw.betas, sw.kinds)
-    cols = st.columns(3)
-    chosen = []
-    for col, label, key, default in zip(cols, ("small", "medium", "large"),
-                                        ("mh_b_small", "mh_b_medium", "mh_b_large"), defaults):
-        b = col.select_slider(f"{label} beta", options=BETAS, value=default, key=key,
-                              format_func=_fmt_beta)
-        i = sw.index(b)
-        _plot(col, f"mh_fp_{label}", sweep_key + (b,), lambda: figures.image(
-            _image_of(sw.fixed_points[i], ps), f"beta = {_fmt_beta(b)}", height=260))
-        col.markdown(f"k90 = {int(sw.k90[i])}, **{sw.kinds[i]}**"
-                     + ("" if sw.converged[i] else " (step limit)"))
-        chosen.append(b)
-    _plot(chart, "mh_sweep", sweep_key + (beta, need_all) + tuple(chosen),
-          lambda: figures_modern.sweep_chart(sw.betas, sw.k90, sw.kinds, sw.converged, ps.N,
-                                             current=beta, marked=chosen, bound_beta=need_all))
-    with st.expander("The sweep as a table"):
-        st.dataframe({"beta": sw.betas, "k90": sw.k90, "kind": list(sw.kinds), "steps": sw.steps,
-                      "converged": sw.converged, "energy": sw.energies},
-                     hide_index=True, key="mh_sweep_table")
-
-
-def _beta_for_all(ps, beta) -> float:
-    """The beta from which every stored pattern meets the separation bound."""
-    if ps.N == 1:
-        return 0.0
-    return float(modern_cache.bound_table(ps.fingerprint, beta, ps.X)[3].max())
-
-
-def _bound_section(ps, beta) -> None:
-    """The separation table and what it guarantees at this beta."""
-    st.subheader("When is retrieval guaranteed? The separation bound")
-    sep, bound, ok, need, M = modern_cache.bound_table(ps.fingerprint, beta, ps.X)
-    st.markdown(
-        "The **separation** $\\Delta_i$ says how far pattern $i$ stands out from its closest "
-        "neighbour. Theorem 4 of Ramsauer et al. guarantees that when $\\Delta_i$ beats the "
-        "bound, every query near $x_i$ is pulled, in one update, to within "
-        "$1/(\\beta N M)$ of $x_i$: the pattern is retrieved.")
-    st.latex(r"\Delta_i = x_i^\top x_i - \max_{j \ne i} x_i^\top x_j \;\ge\; "
-             r"\frac{2}{\beta N} + \frac{1}{\beta}\log\!\left(2 (N-1) N \beta M^2\right)")
-    if ps.N == 1:
-        st.info("With one stored pattern there is nothing to separate it from: every query "
-                "ends on it.")
-        return
-    st.dataframe({"pattern": [f"{i + 1}. {n}" for i, n in enumerate(ps.names)],
-                  "separation Delta_i": sep, "bound at this beta": [bound] * ps.N,
-                  "satisfied": ok, "beta needed": need},
-                 hide_index=True, key="mh_bound_table",
-                 column_config={"beta needed": st.column_config.NumberColumn(format="%.4g"),
-                                "separation Delta_i": st.column_config.NumberColumn(format="%.4f"),
-                                "bound at this beta": st.column_config.NumberColumn(format="%.4f")})
-    n_ok = int(ok.sum())
-    worst = int(need.argmax())
-    radius = retrieval_radius(beta, ps.N, M)
-    if n_ok == ps.N:
-        sentence = (f"At beta = {_fmt_beta(beta)} all {ps.N} patterns meet the bound: each is "
-                    f"retrieved to within {radius:.3g} of itself from any nearby query.")
-    else:
-        sentence = (f"At beta = {_fmt_beta(beta)}, {n_ok} of {ps.N} patterns meet the bound. "
-                    f"The bound is sufficient, not necessary: a pattern that misses it may "
-                    f"still be retrieved (check the sweep). ")
-        least = [n for n, b in zip(ps.names, need) if b >= need[worst] * (1 - 1e-9)]
-        who = ", ".join(least[:-1]) + " and " + least[-1] if len(least) > 1 else least[0]
-        plural = len(least) > 1
-        sentence += (f"The least separated ({who}) {'are' if plural else 'is'} guaranteed from "
-                     f"beta = {need[worst]:.3g}." if math.isfinite(need[worst]) else
-                     f"{who} {'have' if plural else 'has'} a twin (separation <= 0): no beta can "
-                     "tell them apart.")
-    if radius > 1.0:
-        sentence += (f" Mind the radius 1/(beta N M) = {radius:.3g}: at this small beta it is "
-                     "wider than the gaps between patterns, so the guarantee says little.")
-    st.markdown(sentence)
-
-
-def _step_size_section(ps, q, qkey, beta, gamma) -> None:
-    st.subheader("Step size: one big step or gradient descent")
-    gammas = sorted(set(COMPARE_GAMMAS) | {gamma}, reverse=True)
-    runs = {g: state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=COMPARE_STEPS, tol=TOL,
-                         gamma=g, share=1 / len(gammas)) for g in gammas}
-    _plot(st, "mh_gamma_compare", (ps.fingerprint, qkey, beta, COMPARE_STEPS, TOL) + tuple(gammas),
-          lambda: figures_modern.energy_by_gamma(
-              {f"gamma = {g:g}": t.energies for g, t in runs.items()},
-              title=f"Energy per step at beta = {_fmt_beta(beta)}"))
-    rows = [{"gamma": g, "steps": t.steps, "converged": t.converged, "final energy": t.energies[-1],
-             "k90": k90(t.weights[-1]), "kind": fixed_point_kind(t.weights[-1])}
-            for g, t in runs.items()]
-    st.dataframe({k: [r[k] for r in rows] for k in rows[0]}, hide_index=True, key="mh_gamma_table",
-                 column_config={"final energy": st.column_config.NumberColumn(format="%.6g")})
-    one, slow = runs[1.0], runs[min(gammas)]
-    st.markdown(
-        f"gamma = 1 settles in **{one.steps}** steps; gamma = {min(gammas):g} takes "
-        f"**{slow.steps}**{'' if slow.converged else ' (and has not settled yet)'}. "
-        "Every curve falls at each step: the update with gamma in (0, 1] never raises the "
-        f"energy. Each run here may take up to {COMPARE_STEPS} steps.")
 
 
 def main() -> None:
-    _explanation()
-    beta0, gamma0, steps0, notes = _url_settings()
-    for note in notes:
-        st.warning(note)
-    beta, gamma, max_steps = _controls(beta0, gamma0, steps0)
-    _try_this()
+    SETTINGS.bind()
+    sections.explanation()
+    beta, gamma, max_steps = sections.controls()
+    sections.try_this()
 
     ps = state.patterns(binary=False)
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar to begin.")
-        state.publish_url({"beta": _fmt_beta(beta), "gamma": f"{gamma:g}", "steps": max_steps})
         return
     q, qkey = state.query(ps)
     traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps, tol=TOL,
                      gamma=gamma)
     dynamics_view.show(PAGE, traj, ps, monotone=True)
-    _run_summary(traj, ps, (ps.fingerprint, qkey, beta, gamma, max_steps, TOL))
+    sections.run_summary(traj, ps, (ps.fingerprint, qkey, beta, gamma, max_steps, TOL))
 
-    # one section at a time: only the open tab runs
-    opened = widgets.sections("mh_section", {
-        "sweep": "Sweeping beta", "bound": "The separation bound", "step": "Step size"})
+    # one section at a time: only the chosen one runs
+    view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")
     with st.container():
-        if opened == "sweep":
-            _sweep_section(ps, q, qkey, beta, gamma, max_steps, _beta_for_all(ps, beta))
-        elif opened == "bound":
-            _bound_section(ps, beta)
+        if view == "sweep":
+            sections.sweep_section(ps, q, qkey, beta, gamma, max_steps, sections.beta_for_all(ps, beta))
+        elif view == "bound":
+            sections.bound_section(ps, beta)
         else:
-            _step_size_section(ps, q, qkey, beta, gamma)
-    state.publish_url({"beta": _fmt_beta(beta), "gamma": f"{gamma:g}", "steps": max_steps,
-                       "view": opened})
+            sections.step_size_section(ps, q, qkey, beta, gamma)
 
 
 main()

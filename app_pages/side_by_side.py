@@ -5,10 +5,9 @@ import streamlit as st
 
 from hopfield_core import Trajectory, analysis, compare
 from ui import dynamics_view, figures_compare, state
+from ui.side_by_side.settings import SETTINGS
 
 PAGE = "side_by_side"
-MODES = ["async", "sync"]
-VIEWS = ["own scales", "normalised"]
 EASY_LINK = ("side_by_side?presets=" + ",".join(f"letters/{c}" for c in "ABCDEFGH")
              + "&size=12&q_index=0&q_corruption=flip&q_amount=0.2&q_seed=0")
 HARD_LINK = EASY_LINK.replace("size=12", "size=16").replace("q_index=0", "q_index=3")
@@ -25,6 +24,7 @@ class Net:
 
 
 def main() -> None:
+    S = SETTINGS.bind()
     st.title("Side by side")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(
@@ -47,26 +47,12 @@ def main() -> None:
 
     with st.container(key="controls_side_by_side"):
         c = st.columns([3, 2, 2, 2, 2, 3])
-        mode = c[0].radio("Update (binary networks)", MODES, key="sb_mode",
-                          horizontal=True, index=MODES.index(state.url_choice("sb_mode", MODES, "async")),
-                          help="async: one neuron at a time in a random order (the energy never "
-                               "rises); sync: all neurons at once (may oscillate).")
-        degree = c[1].number_input("Degree n (polynomial)", 2, 10, step=1, key="sb_degree",
-                                   value=state.url_number("sb_degree", 3, 2, 10, int),
-                                   help="n = 2 is the classical network again.")
-        exp_beta = c[2].number_input("β (exponential)", 0.05, 10.0, step=0.05, format="%.2f",
-                                     key="sb_exp_beta", value=state.url_number("sb_exp_beta", 1.0, 0.05, 10.0))
-        beta = c[3].number_input("β (modern)", 0.1, 500.0, step=1.0, format="%.1f", key="sb_beta",
-                                 value=state.url_number("sb_beta", 20.0, 0.1, 500.0),
-                                 help="Patterns have unit length, so x·ξ ≤ 1: β sets how sharp "
-                                      "the softmax is. Small β averages patterns.")
-        max_steps = c[4].number_input("Step limit", 1, 200, step=1, key="sb_steps",
-                                      value=state.url_number("sb_steps", 30, 1, 200, int))
-        view = c[5].radio("Energy curves", VIEWS, key="sb_view", horizontal=True,
-                          index=VIEWS.index(state.url_choice("sb_view", VIEWS, "own scales")),
-                          help="own scales: one panel per network, each with its own y axis "
-                               "(the energies have different units); normalised: "
-                               "(E(t) − E(end)) / (E(0) − E(end)) on one axis.")
+        mode = S.show("sb_mode", c[0], horizontal=True)
+        degree = S.show("sb_degree", c[1])
+        exp_beta = S.show("sb_exp_beta", c[2], format="%.2f")
+        beta = S.show("sb_beta", c[3], format="%.1f")
+        max_steps = S.show("sb_steps", c[4])
+        view = S.show("sb_view", c[5], horizontal=True)
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             f"- Store the 8 letters **A to H** at size **12**, query **A** with 20 % flipped, "
@@ -154,8 +140,6 @@ def main() -> None:
                   "made from." if target is not None else
                   "The query is an uploaded image: “Retrieved?” asks whether any stored pattern "
                   "was recovered."))
-    state.publish_url({"sb_mode": mode, "sb_degree": int(degree), "sb_exp_beta": exp_beta,
-                       "sb_beta": beta, "sb_steps": steps, "sb_view": view})
 
 
 main()

@@ -96,7 +96,7 @@ def test_heatmap_shape_and_values_match_n_patterns_and_queries():
 @pytest.mark.parametrize("kind", ["tied", "random"])
 def test_several_heads_work_and_match_a_per_head_computation(kind):
     at = open_app("attention", query={"at_proj": kind, "at_heads": "3", "at_dk": "4",
-                                      "at_seed": "2", "at_beta": "20"})
+                                      "at_seed": "2", "at_beta": "20", "at_bhand": "1"})
     assert not at.exception
     X, q = setup()
     P = compare.random_projections(256, 4, heads=3, seed=2, tied=kind == "tied")
@@ -121,7 +121,7 @@ def test_torch_reference_with_heads_agrees_and_notices_a_wrong_scale():
 
 
 def test_iteration_converges_to_the_fixed_point_of_modern_hopfield_run():
-    at = open_app("attention", query={"at_beta": "20", "at_T": "8"})
+    at = open_app("attention", query={"at_beta": "20", "at_bhand": "1", "at_T": "8"})
     X, q = setup()
     ref = ModernHopfield(X, beta=20.0).run(q, max_steps=500, tol=1e-12)
     xi = q
@@ -151,7 +151,7 @@ def test_default_beta_iteration_ends_at_the_global_average():
 
 
 def test_too_few_steps_is_reported_as_not_converged():
-    at = open_app("attention", query={"at_beta": "5", "at_T": "1"})
+    at = open_app("attention", query={"at_beta": "5", "at_bhand": "1", "at_T": "1"})
     assert metric(at, "Last change") > 1e-6
     assert metric(at, "max |ξ(T) − fixed point of ModernHopfield.run|") > 1e-6
     assert any("Not converged yet" in w.value for w in at.warning)
@@ -159,7 +159,7 @@ def test_too_few_steps_is_reported_as_not_converged():
 
 def test_url_params_seed_the_widgets_and_round_trip():
     at = open_app("attention", query={"at_proj": "tied", "at_dk": "8", "at_heads": "2",
-                                      "at_seed": "3", "at_beta": "5", "at_all": "1", "at_T": "7"})
+                                      "at_seed": "3", "at_beta": "5", "at_bhand": "1", "at_all": "1", "at_T": "7"})
     assert at.radio(key="at_proj").value == "tied"
     assert at.number_input(key="at_dk").value == 8
     assert at.slider(key="at_heads").value == 2
@@ -172,10 +172,10 @@ def test_url_params_seed_the_widgets_and_round_trip():
     assert len(zs) == 2 and zs[0].shape == (4, 3)
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert (qp["at_proj"], qp["at_dk"], qp["at_heads"], qp["at_beta"], qp["at_T"]) == \
-        ("tied", "8", "2", "5.0", "7")
-    # turning the hand-set beta off goes back to 1/sqrt(d_k) and drops it from the link
+        ("tied", "8", "2", "5", "7")
+    # turning the hand-set beta off goes back to 1/sqrt(d_k), and the link says so
     at.toggle(key="at_beta_custom").set_value(False).run()
-    assert "at_beta" not in at.query_params
+    assert at.query_params["at_bhand"] in ("0", ["0"])  # beta back to 1/sqrt(d_k)
     assert "β = 0.3536" in heatmaps(at)[0]["layout"]["title"]["text"]  # 1/sqrt(8)
 
 
@@ -191,10 +191,14 @@ def test_bad_url_values_fall_back_with_a_warning():
     at = open_app("attention", query={"at_heads": "9", "at_dk": "-3", "at_proj": "magic",
                                       "at_T": "x"})
     assert not at.exception
-    assert at.slider(key="at_heads").value == 1 and at.number_input(key="at_dk").value == 16
+    # out of range: the nearest end of the range; not usable at all: the default
+    assert at.slider(key="at_heads").value == 4 and at.number_input(key="at_dk").value == 1
     assert at.radio(key="at_proj").value == "identity" and at.slider(key="at_T").value == 10
     warnings = " ".join(w.value for w in at.warning)
-    assert "at_heads = 9" in warnings and "at_dk = -3" in warnings
+    assert "at_heads = `9` (Heads), which is outside 1 to 4; using 4." in warnings
+    assert "at_dk = `-3`" in warnings and "using 1." in warnings
+    assert "at_proj = `magic`" in warnings and "is not one of identity, tied, random" in warnings
+    assert "at_T = `x` (Iteration steps T), which is not a whole number; using 10." in warnings
 
 
 def test_an_empty_store_asks_for_patterns():
@@ -205,7 +209,7 @@ def test_an_empty_store_asks_for_patterns():
 
 
 def test_a_new_query_or_store_updates_the_heatmap_and_the_iteration():
-    at = open_app("attention", query={"at_beta": "20"})
+    at = open_app("attention", query={"at_beta": "20", "at_bhand": "1"})
     at.selectbox(key="q_index").select(1).run()
     at.number_input(key="q_seed").set_value(4).run()
     X, q = setup(q_index=1, seed=4)
@@ -219,7 +223,7 @@ def test_a_new_query_or_store_updates_the_heatmap_and_the_iteration():
 
 def test_try_this_tied_heads_disagree_at_d_k_2_and_agree_at_16():
     at = open_app("attention", query={"at_proj": "tied", "at_heads": "4", "at_dk": "2",
-                                      "at_beta": "20"})
+                                      "at_beta": "20", "at_bhand": "1"})
     _, zs = heatmaps(at)
     favourite = [int(np.argmax(z[0])) for z in zs]
     assert len(set(favourite)) > 1  # the heads disagree

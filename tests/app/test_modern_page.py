@@ -229,17 +229,19 @@ def test_extreme_betas_give_finite_numbers(beta):
 
 
 def test_bad_link_values_warn_and_fall_back():
-    at = open_app("modern", query={"beta": "abc", "gamma": "5", "steps": "-3"})
+    at = open_app("modern", query={"beta": "abc", "gamma": "5", "steps": "0"})
     warnings = " ".join(w.value for w in at.warning)
-    assert "beta = `abc` is not a positive number" in warnings
-    assert "gamma = `5` is not in (0, 1]" in warnings
-    assert "step limit = `-3`" in warnings
+    assert "beta = `abc` (Inverse temperature beta (log scale)), which is not a number; using 10." in warnings
+    assert "gamma = `5` (Step size gamma), which is outside 0.01 to 1; using 1." in warnings
+    assert "steps = `0` (Step limit), which is outside 1 to 2000; using 1." in warnings
     assert at.select_slider(key="mh_beta").value == 10.0
     assert at.slider(key="mh_gamma").value == 1.0
-    assert at.number_input(key="mh_steps").value == 100
-    at = open_app("modern", query={"beta": "42"})
+    assert at.number_input(key="mh_steps").value == 1
+    at = open_app("modern", query={"beta": "42", "gamma": "0.333"})
     assert at.select_slider(key="mh_beta").value == 50.0
-    assert any("nearest value on the slider, beta = 50" in w.value for w in at.warning)
+    assert at.slider(key="mh_gamma").value == 0.33
+    assert any("beta = `42`" in w.value and "not a step of the slider" in w.value and "using 50."
+               in w.value for w in at.warning)
     assert not at.exception
 
 

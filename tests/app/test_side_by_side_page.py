@@ -187,12 +187,14 @@ def test_bad_url_values_fall_back_with_a_warning():
     at = open_app("side_by_side", query={"sb_degree": "99", "sb_beta": "nan", "sb_mode": "bogus",
                                          "sb_steps": "ten"})
     assert not at.exception
-    assert at.number_input(key="sb_degree").value == 3
+    assert at.number_input(key="sb_degree").value == 10  # the nearest end of the range
     assert at.number_input(key="sb_beta").value == 20.0
     assert at.radio(key="sb_mode").value == "async"
     assert at.number_input(key="sb_steps").value == 30
     warnings = " ".join(w.value for w in at.warning)
-    assert "sb_degree = 99" in warnings and "sb_beta = nan" in warnings
+    assert "sb_degree = `99` (Degree n (polynomial)), which is outside 2 to 10; using 10." in warnings
+    assert "sb_beta = `nan` (β (modern)), which is not a number; using 20." in warnings
+    assert "sb_mode = `bogus`" in warnings and "sb_steps = `ten`" in warnings
 
 
 def test_an_empty_store_asks_for_patterns():

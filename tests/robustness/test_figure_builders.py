@@ -7,7 +7,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ui import figures, figures_compare, figures_dense, figures_landscape, figures_modern
+from ui import figures, figures_compare, figures_landscape
+from ui.modern import figures as figures_modern
+from ui.dense import figures as figures_dense
 
 ROOT = Path(__file__).resolve().parents[2]
 RNG = np.random.default_rng(0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import BLUE, GREEN, GREY, RED, figure
+from ..figures import BLUE, GREEN, GREY, RED, figure
 
 KIND_COLOURS = {"single": GREEN, "metastable": "#bf8700", "global": RED}
 GAMMA_COLOURS = [BLUE, "#8250df", "#bf8700", RED, GREY]

@@ -6,8 +6,8 @@ import streamlit as st
 
 from hopfield_core import analysis, capacity
 
-from . import figures_dense
-from .state import build_model
+from . import figures as figures_dense
+from ..state import build_model
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -1,0 +1,2 @@
+"""The classical network page's pieces (the page itself, app_pages/classical.py, is layout):
+`settings`, the page's fields (what a link can set)."""

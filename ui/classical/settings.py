@@ -1,0 +1,21 @@
+"""The classical page's settings: declared once, bound to widgets, the link and messages by
+ui.settings."""
+from __future__ import annotations
+
+from ..settings import Choice, Flag, Float, Int, Settings
+
+RULES = ("hebbian", "storkey", "pseudoinverse")
+W_SHOWN = 256  # a larger heatmap is too big to send to the browser on every rerun
+
+SETTINGS = Settings("classical", [
+    Choice("mode", "Update", "async", ("async", "sync"), state="cl_mode",
+           help="async: one neuron at a time, random order; sync: all at once."),
+    Float("T", "Temperature T", 0.0, 0.0, 1.0, step=0.05, state="cl_temperature",
+          help="0: every neuron follows its field. Above 0: a neuron may go against it, the "
+               "more often the higher T."),
+    Choice("rule", "Learning rule", "hebbian", RULES, widget="select", state="cl_rule",
+           help="Hebbian is Hopfield's; Storkey and the pseudo-inverse store correlated "
+                "patterns better."),
+    Int("steps", "Step limit", 30, 5, 200, widget="number", state="cl_max_steps"),
+    Flag("W", "Show the weight matrix W", state="cl_show_w"),
+])
