@@ -6,7 +6,7 @@ from ui import boot
 st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", layout="wide")
 boot.warm()  # first: heavy imports and the ET weights, once per process, never raced
 
-from ui import settings, state, widgets  # noqa: E402  (after the warm-up, by design)
+from ui import settings, sidebar, state, widgets  # noqa: E402  (after the warm-up, by design)
 
 pages = [
     st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
@@ -22,7 +22,7 @@ pages = [
 ]
 page = st.navigation(pages)
 state.init_from_url()
-widgets.sidebar()
+sidebar.presenter_toggle()  # the pages add the shared panels they use
 widgets.apply_presenter_mode()
 messages = st.container()  # above the page: what the link asked for that could not be used
 settings.clear_page()

@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention
-from ui import compare_cache, dynamics_view, figures, figures_compare, state
+from ui import compare_cache, dynamics_view, figures, figures_compare, sidebar, state
 from ui.attention.settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL, SETTINGS
 
 PAGE = "attention"
@@ -13,6 +13,7 @@ PAGE = "attention"
 
 def main() -> None:
     S = SETTINGS.bind()
+    sidebar.panels(binary=False)
     st.title("The attention limit")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(

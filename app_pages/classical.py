@@ -1,7 +1,7 @@
 """The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
 import streamlit as st
 
-from ui import dynamics_view, figures, state
+from ui import dynamics_view, figures, sidebar, state
 from ui.classical.settings import SETTINGS, W_SHOWN
 
 PAGE = "classical"
@@ -9,6 +9,7 @@ PAGE = "classical"
 
 def main() -> None:
     S = SETTINGS.bind()
+    sidebar.panels()
     st.title("The classical Hopfield network (1982)")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(

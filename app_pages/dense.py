@@ -2,7 +2,7 @@
 the pieces are in ui/dense/."""
 import streamlit as st
 
-from ui import dynamics_view, state
+from ui import dynamics_view, sidebar, state
 from ui.dense import sections
 from ui.dense.settings import SETTINGS
 
@@ -11,6 +11,7 @@ PAGE = "dense"
 
 def main() -> None:
     SETTINGS.bind()
+    sidebar.panels()
     sections.intro()
     c = sections.controls()
     sections.try_this()

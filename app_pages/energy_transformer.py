@@ -3,19 +3,14 @@ import hashlib
 
 import numpy as np
 import streamlit as st
-from streamlit_image_coordinates import streamlit_image_coordinates
 
-from hopfield_core import analysis, images
-from hopfield_core.et.masks import mean_fill, masked_patch_mse, random_mask, rectangle_mask, \
-    show_masked, toggle
-from hopfield_core.presets import photo_names, preset_image
+from hopfield_core import analysis
+from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
 from ui import et_cache, figures, state, widgets
-from ui.text import quoted
-from ui.widgets import UPLOAD_TYPES
+from ui.et.controls import PATCH, pick_image, pick_mask
+from ui.et.settings import GRID, SETTINGS
 
 PAGE = "et"
-SIZE, PATCH, GRID = 32, 4, 8  # the shipped model's image size, patch size and grid
-CLICK_WIDTH = 320
 
 
 def explain() -> None:
@@ -27,9 +22,11 @@ def explain() -> None:
         "$T$ times, and each application moves every token **downhill** on one global "
         "energy: an **attention** part, in which every token is both a query and a key "
         "(so, unlike the modern Hopfield update, the memories move too), and a "
-        "**Hopfield** part with $K$ learned memories. A normal Transformer block stacks "
-        "different layers that optimise nothing; here the same weights are reused and the "
-        "energy is guaranteed to fall for a small enough step. The decoder turns each "
+        "**Hopfield** part with $K$ learned memories. In a standard Transformer each attention "
+        "update is already an implicit step on an energy of its own queries and keys, but "
+        "each layer has its own weights and the parts share no energy; here one block is "
+        "reused and every part descends one global energy, which is guaranteed to fall for "
+        "a small enough step. The decoder turns each "
         "step's tokens back into pixels, so you can watch the hole fill in."
     )
     with eq:
@@ -52,61 +49,8 @@ def explain() -> None:
                "projections; the ET descends an energy in which all tokens attend to each other.")
 
 
-def pick_image() -> tuple[np.ndarray | None, str]:
-    src = st.radio("Image", ["preset photo", "upload"], key="et_source", horizontal=True)
-    if src == "preset photo":
-        name = st.selectbox("Photo", photo_names(), key="et_photo")
-        return preset_image("photos", name, SIZE), f"preset/{name}"
-    up = st.file_uploader("Upload a photo", type=UPLOAD_TYPES, key="et_upload",
-                          help="It is centre-cropped and resized to 32 x 32 pixels.")
-    if up is None:
-        return None, ""
-    try:
-        key = state.upload_key(up)
-    except images.ImageError as e:
-        st.error(f"{quoted(up.name)}: {e}")
-        return None, ""
-    found = state.stored_upload(key)
-    if found is None:
-        st.error(state.missing_upload(key))
-        return None, ""
-    return images.resize(found[1], (SIZE, SIZE)), key
-
-
-def pick_mask(image: np.ndarray) -> np.ndarray:
-    how = st.radio("Mask", ["random", "rectangle", "click patches"], key="et_mask_mode",
-                   horizontal=True)
-    if how == "random":
-        c1, c2 = st.columns(2)
-        ratio = c1.slider("Hidden share", 0.05, 0.95, 0.5, 0.05, key="et_ratio")
-        seed = c2.number_input("Seed", 0, 10_000, 0, key="et_seed")
-        return random_mask(GRID, ratio, int(seed))
-    if how == "rectangle":
-        c1, c2 = st.columns(2)
-        rows = c1.slider("Rows", 0, GRID, (2, 6), key="et_rows")
-        cols = c2.slider("Columns", 0, GRID, (2, 6), key="et_cols")
-        return rectangle_mask(GRID, rows[0], cols[0], rows[1] - rows[0], cols[1] - cols[0])
-    mask = st.session_state.setdefault("et_clicked", random_mask(GRID, 0.5, 0))
-    st.caption("Click a patch to hide or show it.")
-    shown = images.to_pil(show_masked(image, mask, PATCH)).resize((CLICK_WIDTH, CLICK_WIDTH), 0)
-    click = streamlit_image_coordinates(shown, key="et_click", width=CLICK_WIDTH, cursor="pointer")
-    if click and click != st.session_state.get("et_last_click"):
-        st.session_state.et_last_click = click
-        mask = toggle(mask, click["x"], click["y"], click.get("width", CLICK_WIDTH),
-                      click.get("height", CLICK_WIDTH))
-        st.session_state.et_clicked = mask
-        st.rerun()
-    c1, c2 = st.columns(2)
-    if c1.button("Hide none", key="et_clear_mask"):
-        st.session_state.et_clicked = np.zeros((GRID, GRID), dtype=bool)
-        st.rerun()
-    if c2.button("Hide half at random", key="et_random_mask"):
-        st.session_state.et_clicked = random_mask(GRID, 0.5, int(np.random.default_rng().integers(1e6)))
-        st.rerun()
-    return mask
-
-
 def main() -> None:
+    SETTINGS.bind()
     st.title("The Energy Transformer")
     explain()
     options = et_cache.devices()

@@ -2,7 +2,7 @@
 Layout only: the pieces are in ui/modern/."""
 import streamlit as st
 
-from ui import dynamics_view, state
+from ui import dynamics_view, sidebar, state
 from ui.modern import sections
 from ui.modern.settings import SETTINGS, TOL
 
@@ -11,6 +11,7 @@ PAGE = "modern"
 
 def main() -> None:
     SETTINGS.bind()
+    sidebar.panels(binary=False)
     sections.explanation()
     beta, gamma, max_steps = sections.controls()
     sections.try_this()

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from hopfield_core import Trajectory, analysis, compare
-from ui import dynamics_view, figures_compare, state
+from ui import dynamics_view, figures_compare, sidebar, state
 from ui.side_by_side.settings import SETTINGS
 
 PAGE = "side_by_side"
@@ -25,6 +25,7 @@ class Net:
 
 def main() -> None:
     S = SETTINGS.bind()
+    sidebar.panels()
     st.title("Side by side")
     text, eq = st.columns([3, 2], gap="large")
     text.markdown(

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
-from .text import quoted
+from .text import escaped, quoted
 
 MAX_RAW = 40  # characters of a link value worth reading: no setting needs more
 HIDE = "_hide"
@@ -50,6 +50,10 @@ class Field:
     log: bool = False          # steps: snap to the nearest on a log scale
     help: str | None = None
     state: str | None = None   # the widget's key (default: "<page>_<key>")
+    most: int = 0              # multi: how many values at most
+    parser: Callable | None = None  # custom: text -> value (ValueError with a reason)
+    writer: Callable | None = None  # custom: value -> text
+    max_len: int = MAX_RAW
 
     # ---------------------------------------------------------------- text
     def shown(self, value) -> str:
@@ -58,22 +62,50 @@ class Field:
             return "1" if value else "0"
         if self.kind == "float":
             return f"{float(value):g}"
+        if self.kind == "multi":
+            return ",".join(f"{float(v):g}" for v in value)
+        if self.kind == "range":
+            return f"{int(value[0])},{int(value[1])}"
+        if self.kind == "custom":
+            return self.writer(value)
         return str(value)
 
     def label_of(self, value) -> str:
+        if self.kind == "multi":
+            return ", ".join(f"{float(v):g}" for v in value) or "none"
+        if self.kind == "pick":
+            return f"pattern {int(value) + 1}"
+        if self.kind == "range":
+            return f"{int(value[0])} to {int(value[1])}"
         return (self.names or {}).get(value, self.shown(value))
 
     # ---------------------------------------------------------------- reading a link
     def parse(self, raw: str) -> tuple[Any, str | None]:
         """(value to use, None) or (value used instead, why the link's value was not used)."""
         text = str(raw).strip()
-        if len(text) > MAX_RAW:
+        if len(text) > self.max_len:
             return self.default, "is far too long for this setting"
+        if self.kind == "custom":
+            try:
+                return self.parser(text), None
+            except ValueError as e:
+                return self.default, f"could not be read ({escaped(e)})"
+        if self.kind == "multi":
+            return self._parse_many(text)
+        if self.kind == "range":
+            return self._parse_range(text)
         if self.kind == "choice":
             for option in self.options:
                 if text == self.shown(option):
                     return option, None
             allowed = ", ".join(self.shown(o) for o in self.options)
+            if all(isinstance(o, int) for o in self.options):  # numbers: the nearest one
+                try:
+                    number = float(text)
+                except ValueError:
+                    number = math.nan
+                if math.isfinite(number):
+                    return min(self.options, key=lambda o: abs(o - number)), f"is not one of {allowed}"
             return self.default, f"is not one of {allowed}"
         if self.kind == "flag":
             if text.lower() in ("1", "true", "yes", "on"):
@@ -88,7 +120,7 @@ class Field:
         if not math.isfinite(number):
             what = "a whole number" if self.kind == "int" else "a number"
             return self.default, f"is not {what}"
-        if self.kind == "int":
+        if self.kind in ("int", "pick"):
             if number != int(number):
                 return self.default, "is not a whole number"
             number = int(number)
@@ -101,8 +133,46 @@ class Field:
             return value, "is not a step of the slider: the nearest step it is"
         return value, None
 
+    def _parse_range(self, text: str):
+        """range: "a,b", whole numbers with lo <= a <= b <= hi."""
+        try:
+            a, b = (int(p) for p in text.split(","))
+        except ValueError:
+            return self.default, "is not two whole numbers a,b"
+        if not self.lo <= min(a, b) <= max(a, b) <= self.hi:
+            a, b = (min(max(v, self.lo), self.hi) for v in (a, b))
+            return (min(a, b), max(a, b)), f"is outside {self.shown(self.lo)} to {self.shown(self.hi)}"
+        if a > b:
+            return (b, a), "has its ends the wrong way round"
+        return (a, b), None
+
+    def _parse_many(self, text: str):
+        """multi: comma-separated numbers, each snapped to the nearest option."""
+        chosen, bad = [], []
+        for part in (p.strip() for p in text.split(",")):
+            try:
+                number = float(part)
+            except ValueError:
+                number = math.nan
+            if math.isfinite(number) and number > 0:
+                chosen.append(self._snap(number))
+            elif part:
+                bad.append(part)
+        chosen = tuple(sorted(set(chosen)))
+        problems = []
+        if bad:
+            problems.append(f"holds {len(bad)} value(s) that are not positive numbers")
+        if len(chosen) > self.most:
+            chosen = chosen[:self.most]
+            problems.append(f"has more than {self.most} values")
+        if not chosen:
+            chosen = self.default
+        if problems:
+            return chosen, " and ".join(problems)
+        return chosen, None
+
     def _snap(self, number):
-        if self.kind == "int":
+        if self.kind in ("int", "pick"):
             return int(number)
         if not self.options:
             if self.step and self.widget == "slider":  # a slider's value sits on its steps
@@ -142,6 +212,31 @@ def Flag(key, label, default=False, **kw) -> Field:
     return Field(key, label, bool(default), "flag", "toggle", **kw)
 
 
+def Range(key, label, default, lo, hi, **kw) -> Field:
+    """Two whole numbers lo <= a <= b <= hi (a range slider; the link: "a,b")."""
+    return Field(key, label, tuple(int(v) for v in default), "range", "slider", lo=lo, hi=hi,
+                 step=1, **kw)
+
+
+def Pick(key, label, default, most, **kw) -> Field:
+    """One of the stored patterns, by its index (0 = the first): a selectbox whose options are
+    the store's patterns, given when it is drawn (`show(key, options=...)`)."""
+    return Field(key, label, int(default), "pick", "pick", lo=0, hi=most - 1, **kw)
+
+
+def Multi(key, label, default, options, most, log=True, **kw) -> Field:
+    """Up to `most` values out of fixed steps (a multiselect; the link: comma-separated)."""
+    return Field(key, label, tuple(float(v) for v in default), "multi", "multiselect",
+                 options=tuple(float(o) for o in options), most=most, log=log, **kw)
+
+
+def Custom(key, label, default, parser, writer, max_len=MAX_RAW, **kw) -> Field:
+    """A value the page draws its own widget for (e.g. a table): the layer reads it from the
+    link with `parser` and writes it with `writer`; the page sets it with `assign`."""
+    return Field(key, label, default, "custom", "none", parser=parser, writer=writer,
+                 max_len=max_len, **kw)
+
+
 # ---------------------------------------------------------------- binding
 
 def _values() -> dict:
@@ -163,6 +258,9 @@ class Settings:
 
     def state_key(self, key: str) -> str:
         return self.fields[key].state or f"{self.page}_{key}"
+
+    def key_of(self, state_key: str) -> str:
+        return next(k for k in self.fields if self.state_key(k) == state_key)
 
     # ------------------------------------------------------------ the link
     def bind(self) -> "Settings":
@@ -192,6 +290,7 @@ class Settings:
                 _note(f.message(raw, problem, value))
             values[sk] = value
             st.session_state.pop(sk, None)  # the widget starts from the link's value
+            st.session_state.setdefault("_settings_from_link", set()).add(sk)
             if params.get(key + HIDE, "").strip().lower() in ("1", "true"):
                 st.session_state.setdefault("_hidden", set()).add(sk)
 
@@ -205,7 +304,8 @@ class Settings:
     def value(self, key: str):
         sk = self.state_key(key)
         if sk in st.session_state:  # the widget's state is the newest
-            return st.session_state[sk]
+            value = st.session_state[sk]
+            return tuple(value) if self.fields[key].kind == "multi" else value
         return _values().get(sk, self.fields[key].default)
 
     def __getitem__(self, key: str):
@@ -230,7 +330,7 @@ class Settings:
             st.session_state.pop(sk, None)
             return values[sk]
         if sk not in st.session_state:
-            st.session_state[sk] = values[sk]
+            st.session_state[sk] = list(values[sk]) if f.kind == "multi" else values[sk]
         where = where or st
         common = dict(key=sk, help=f.help, **kw)
         if f.widget == "slider":
@@ -248,6 +348,23 @@ class Settings:
                                             required=True, **common)
         elif f.widget == "toggle":
             value = where.toggle(f.label, **common)
+        elif f.widget == "multiselect":
+            value = tuple(where.multiselect(f.label, f.options, format_func=lambda v: f"{v:g}",
+                                            max_selections=f.most, **common))
+        elif f.widget == "pick":
+            options = list(common.pop("options"))
+            from_link = st.session_state.setdefault("_settings_from_link", set())
+            if st.session_state[sk] not in options and options:
+                if sk in from_link:  # the link names a pattern the store does not hold
+                    fallback = min(f.default, len(options) - 1)
+                    _note(f"The link sets {self.key_of(sk)} = {int(st.session_state[sk])} "
+                          f"({f.label}): pattern {int(st.session_state[sk]) + 1}, which the store "
+                          f"does not hold ({len(options)} stored); using pattern {fallback + 1}.")
+                else:  # the user removed patterns: the nearest that is left
+                    fallback = len(options) - 1
+                st.session_state[sk] = fallback
+            from_link.discard(sk)
+            value = where.selectbox(f.label, options, **common)
         else:
             raise ValueError(f"unknown widget {f.widget!r}")
         if value is None:

@@ -16,26 +16,11 @@ from hopfield_core import images
 from hopfield_core.presets import preset_groups, preset_image
 
 from . import budget, exports, uploads
+from .shared_settings import MAX_PATTERNS, SIDEBAR
 from .text import quoted, safe_name
 
 SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
-MAX_PATTERNS = 40       # the store's cap: beyond it the pages stop being instant
 DEFAULT_PRESETS = ("letters/H", "letters/O", "letters/X")
-SIZES = (8, 12, 16, 20, 24, 32)  # pixels a side; 32 in colour is d = 3072 neurons
-
-# settings that live in the URL, with their defaults and types
-URL_SETTINGS = {
-    "size": (16, int), "colour": (False, lambda v: v in ("1", "true", "True")),
-    "binarize": ("threshold", str), "q_index": (0, int), "q_corruption": ("flip", str),
-    "q_amount": (0.2, float), "q_seed": (0, int),
-}
-
-
-VALID = {
-    "size": lambda v: v in SIZES, "binarize": lambda v: v in ("threshold", "dither"),
-    "q_index": lambda v: v >= 0, "q_corruption": lambda v: v in images.CORRUPTIONS,
-    "q_amount": lambda v: 0 <= v <= 1, "q_seed": lambda v: 0 <= v < 2 ** 31,
-}
 
 
 @dataclass(frozen=True)
@@ -149,8 +134,8 @@ def clear() -> None:
 
 
 def setting(key: str):
-    default, _ = URL_SETTINGS[key]
-    return st.session_state.get(key, default)
+    """A shared setting of the sidebar (ui.shared_settings) as in use."""
+    return SIDEBAR.value(key)
 
 
 def representation() -> tuple[int, bool, str]:
@@ -249,84 +234,48 @@ def query(ps: PatternSet) -> tuple[np.ndarray, str]:
 
 # ---------------------------------------------------------------- URL state
 
+MAX_LINK_NOTES = 4  # messages about one link's store: beyond these, a count
+
+
 def init_from_url() -> None:
-    """Once per session, before the widgets exist: seed settings from the query string.
-    Every value that cannot be used is named in `link_messages` (shown by app.py)."""
+    """Once per session, before the widgets exist: the shared settings (ui.shared_settings),
+    the store (`presets`), the uploaded query image and presenter mode from the link. Every
+    value that cannot be used is named in `link_messages` (shown by app.py)."""
+    SIDEBAR.bind()
     if st.session_state.get("_url_loaded"):
         return
     st.session_state._url_loaded = True
     params = st.query_params
     notes = []
-    for key, (default, cast) in URL_SETTINGS.items():
-        if key in params:
-            try:
-                st.session_state[key] = cast(params[key])
-            except ValueError:
-                notes.append(f"The link's {key} = {quoted(params[key])} cannot be used: "
-                             f"using {default}.")
-    for key, ok in VALID.items():
-        if key in st.session_state and not ok(st.session_state[key]):
-            del st.session_state[key]  # out of range: the default it is
-            if key != "size":
-                notes.append(f"The link's {key} = {quoted(params[key])} is out of range: using "
-                             f"{URL_SETTINGS[key][0]}.")
-    if "size" in params and "size" not in st.session_state:
-        try:
-            st.session_state.size = min(SIZES, key=lambda s: abs(s - int(params["size"])))
-        except ValueError:
-            pass
     if "presets" in params:
         st.session_state.store = []
-        for key in params["presets"].split(","):
-            if key:
-                msg = add(key)
-                if msg:
-                    notes.append(msg)
+        keys = [k.strip() for k in params["presets"].split(",") if k.strip()]
+        if len(keys) > MAX_PATTERNS:
+            notes.append(f"The link lists {len(keys)} patterns; the store holds at most "
+                         f"{MAX_PATTERNS}: using the first {MAX_PATTERNS}.")
+            keys = keys[:MAX_PATTERNS]
+        notes += [m for m in (add(k) for k in keys) if m]
+        if not st.session_state.store:
+            notes.append("None of the link's patterns could be stored: the store is empty. "
+                         "Add presets or upload images in the sidebar.")
     if "q_image" in params:
         key = params["q_image"]
-        if stored_upload(key) is None:
+        if not uploads.KEY_PATTERN.match(key) or stored_upload(key) is None:
             notes.append(missing_upload(key))
         else:
             st.session_state.q_image = key
     if params.get("presenter") in ("1", "true"):
         st.session_state.presenter = True
-    st.session_state.link_messages = notes
-
-
-def url_value(key: str, default, cast=float):
-    """A page widget's starting value: from the URL when the link carries it."""
-    raw = st.query_params.get(key)
-    if raw is None:
-        return default
-    try:
-        return cast(raw)
-    except ValueError:
-        return default
-
-
-def url_choice(key: str, options, default):
-    """One of `options` from the link, else the default."""
-    value = url_value(key, default, str)
-    return value if value in options else default
-
-
-def url_number(key: str, default, lo, hi, cast=float):
-    """A number from the link within [lo, hi], else the default (with a warning)."""
-    value = url_value(key, default, cast)
-    if not lo <= value <= hi:  # also false for NaN
-        st.warning(f"The link sets {key} = {value}, outside {lo} to {hi}: using {default} instead.")
-        return default
-    return value
-
-
-def url_flag(key: str) -> bool:
-    return url_value(key, "0", str) in ("1", "true", "True")
+    if len(notes) > MAX_LINK_NOTES:
+        notes = notes[:MAX_LINK_NOTES - 1] + [f"... and {len(notes) - MAX_LINK_NOTES + 1} more "
+                                               "of the link's patterns could not be stored."]
+    st.session_state.setdefault("link_messages", []).extend(notes)
 
 
 def publish_url(page_settings: dict | None = None) -> None:
-    """Write the settings that define the current demo into the query string."""
-    values = {key: setting(key) for key in URL_SETTINGS}
-    values["colour"] = int(bool(values["colour"]))
+    """Write the settings that define the current demo into the query string: the shared
+    ones, the store, the query image, presenter mode and the page's own."""
+    values = SIDEBAR.link()
     values["presets"] = ",".join(s.key for s in store())
     if query_image() is not None:
         values["q_image"] = st.session_state.q_image

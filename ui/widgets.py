@@ -1,160 +1,13 @@
-"""Shared widgets: the pattern store and query in the sidebar, the step/play player, downloads."""
+"""Shared widgets: the link's messages, presenter mode, the step/play player, downloads."""
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
 
-from hopfield_core.images import CORRUPTIONS, ImageError
-from hopfield_core.presets import preset_groups
-
 from . import exports, state
-from .text import quoted
 
 UPLOAD_TYPES = ["png", "jpg", "jpeg", "gif", "webp", "bmp"]
 PLAY_INTERVAL_S = 0.4
-CORRUPTION_LABELS = {"none": "none", "flip": "flip pixels", "noise": "Gaussian noise",
-                     "mask": "mask a square", "half": "hide the bottom half", "invert": "invert"}
-
-
-def _default(key: str) -> None:
-    if key not in st.session_state:
-        st.session_state[key] = state.URL_SETTINGS[key][0]
-
-
-# ---------------------------------------------------------------- sidebar
-
-def sidebar() -> None:
-    """Everything shared by the pages: the store, the representation, the query."""
-    with st.sidebar:
-        with st.container(key="controls_sidebar"):
-            st.toggle("Presenter mode", key="presenter",
-                      help="Hide the controls and enlarge everything for a projector.")
-            _store_panel()
-            _representation_panel()
-            _query_panel()
-
-
-def _store_panel() -> None:
-    items = state.store()
-    st.subheader(f"Pattern store ({len(items)}/{state.MAX_PATTERNS})")
-    groups = preset_groups()
-    group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
-                                 required=True)
-    names = st.multiselect(f"Choose {group}", groups[group], key="preset_names",
-                           placeholder=f"pick {group} to store")
-    b1, b2 = st.columns(2)
-    b1.button("Add", key="add_presets", disabled=not names, width="stretch",
-              on_click=_add_presets, args=(group, names))
-    b2.button("Clear all", key="clear_store", disabled=not items, width="stretch",
-              on_click=state.clear)
-    _uploader()
-    for msg in st.session_state.get("store_messages", []):
-        st.warning(msg)
-    if items:
-        _store_gallery(items)
-    else:
-        st.info("The store is empty: add presets or upload images.")
-
-
-def _add_presets(group: str, names: list[str]) -> None:
-    msgs = [m for m in (state.add_preset(f"{group}/{n}") for n in names) if m]
-    st.session_state.store_messages = msgs
-    st.session_state.preset_names = []
-
-
-def _ingest_uploads() -> None:
-    """on_change of the uploader (runs before the page): store each new file once."""
-    seen = st.session_state.setdefault("_seen_uploads", set())
-    errors, msgs = [], []
-    for f in st.session_state.get("uploader") or []:
-        if f.file_id in seen:
-            continue
-        seen.add(f.file_id)
-        try:
-            msg = state.add_upload(f.name, f.getvalue())
-        except ImageError as e:
-            errors.append(f"{quoted(f.name)}: {e}")
-        else:
-            if msg:
-                msgs.append(msg)
-    st.session_state.upload_errors = errors
-    st.session_state.store_messages = msgs
-
-
-def _uploader() -> None:
-    st.file_uploader("Upload images", type=UPLOAD_TYPES, accept_multiple_files=True,
-                     key="uploader", on_change=_ingest_uploads,
-                     help="PNG, JPEG, GIF, WebP or BMP; each is centre-cropped to a square.")
-    for err in st.session_state.get("upload_errors", []):
-        st.error(err)
-
-
-def _store_gallery(items) -> None:
-    with st.expander("Stored patterns, as the networks see them", expanded=len(items) <= 12):
-        ps = state.patterns(binary=True)
-        per_row = 4
-        for start in range(0, len(items), per_row):
-            cols = st.columns(per_row)
-            for col, item, x in zip(cols, items[start:start + per_row], ps.X[start:start + per_row]):
-                col.image(state.picture_png(x, ps.shape), caption=f"{items.index(item) + 1}. {item.name}",
-                          width="stretch", output_format="PNG")
-                col.button("✕", key=f"remove_{item.key}", help=f"Remove {item.name}",
-                           on_click=state.remove, args=(item.key,))
-
-
-def _representation_panel() -> None:
-    st.subheader("How images become patterns")
-    for key in ("size", "colour", "binarize"):
-        _default(key)
-    st.select_slider("Size (pixels a side)", options=state.SIZES, key="size")
-    c1, c2 = st.columns(2)
-    c1.toggle("Colour", key="colour", help="One neuron per channel: d = 3 x size^2.")
-    c2.radio("Binary by", ["threshold", "dither"], key="binarize", horizontal=True,
-             help="threshold: brighter than the image's mean is +1; dither: Floyd-Steinberg dots.")
-    size, colour, _ = state.representation()
-    st.caption(f"d = {size * size * (3 if colour else 1)} neurons")
-
-
-def _query_panel() -> None:
-    st.subheader("The query")
-    items = state.store()
-    for key in ("q_index", "q_corruption", "q_amount", "q_seed"):
-        _default(key)
-    if items:
-        st.session_state.q_index = min(int(st.session_state.q_index), len(items) - 1)
-        st.selectbox("Start from pattern", range(len(items)), key="q_index",
-                     format_func=lambda i: f"{i + 1}. {items[i].name}")
-    st.selectbox("Corruption", CORRUPTIONS, key="q_corruption", format_func=CORRUPTION_LABELS.get)
-    st.slider("Amount", 0.0, 1.0, step=0.05, key="q_amount",
-              help="flip: the fraction of pixels flipped; noise: its strength; mask: the area hidden.")
-    st.number_input("Seed", min_value=0, max_value=2 ** 31 - 1, step=1, key="q_seed",
-                    help="The same seed gives every student the same corrupted query.")
-    st.file_uploader("Or upload a query image", type=UPLOAD_TYPES, key="q_uploader",
-                     on_change=_ingest_query_upload)
-    if st.session_state.get("q_upload_error"):
-        st.error(st.session_state.q_upload_error)
-    image = state.query_image()
-    if image is not None:
-        st.caption("The query is the uploaded image, not a stored pattern.")
-        st.button("Start from a stored pattern instead", key="q_image_clear", on_click=_clear_query_image)
-
-
-def _ingest_query_upload() -> None:
-    """on_change of the query uploader: decode and keep the file once (not on every rerun)."""
-    f = st.session_state.get("q_uploader")
-    st.session_state.q_upload_error = None
-    if f is None:
-        st.session_state.q_image = None
-        return
-    try:
-        st.session_state.q_image = state.keep_upload(f.name, f.getvalue())
-    except ImageError as e:
-        st.session_state.q_image = None
-        st.session_state.q_upload_error = f"{quoted(f.name)}: {e}"
-
-
-def _clear_query_image() -> None:
-    st.session_state.q_image = None
 
 
 def link_messages() -> None:
@@ -167,21 +20,6 @@ def link_messages() -> None:
             st.warning(note, icon=":material/link_off:")
         st.button("Dismiss", key="dismiss_link_messages", on_click=st.session_state.pop,
                   args=("link_messages", None))
-
-
-# ---------------------------------------------------------------- sections
-
-def sections(key: str, labels: dict[str, str], url_key: str = "view") -> str:
-    """A row of section buttons of which only the chosen section runs: a page's secondary
-    parts cost the server nothing until a student opens them. The link names the open
-    section (?view=name). Returns the chosen section's name."""
-    names = list(labels)
-    if key not in st.session_state:
-        st.session_state[key] = state.url_choice(url_key, names, names[0])
-    chosen = st.segmented_control("Section", names, key=key, required=True,
-                                  format_func=labels.get, label_visibility="collapsed",
-                                  width="stretch")
-    return chosen or names[0]
 
 
 # ---------------------------------------------------------------- presenter mode

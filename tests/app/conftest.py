@@ -26,7 +26,7 @@ def app():
 
 
 def open_tab(at: AppTest, key: str, name: str) -> AppTest:
-    """Open a page's section (widgets.sections: only the chosen section runs), as a click would."""
+    """Open a page's section (a segmented field of the page's settings: only the chosen section runs), as a click would."""
     at.button_group(key=key).set_value(name).run()
     assert not at.exception, at.exception
     return at

@@ -19,7 +19,7 @@ def metric(at, label: str) -> str:
 
 def test_preset_random_mask_run_and_scrub(et):
     at = open_app("energy_transformer")
-    assert at.radio(key="et_source").value == "preset photo"
+    assert at.radio(key="et_source").value == "photo"
     name = at.selectbox(key="et_photo").value
     img = preset_image("photos", name, 32)
     mask = random_mask(8, 0.5, 0)

@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ui import figures, figures_compare, figures_landscape
+from ui import figures, figures_compare
+from ui.landscape import figures as figures_landscape
 from ui.modern import figures as figures_modern
 from ui.dense import figures as figures_dense
 

@@ -79,6 +79,10 @@ def test_a_mangled_link_falls_back_to_defaults():
     assert not at.exception
     assert at.select_slider(key="size").value == 32
     assert at.selectbox(key="q_corruption").value == "flip"
-    assert at.slider(key="q_amount").value == 0.2
+    assert at.slider(key="q_amount").value == 1.0  # clamped into 0 to 1
     assert at.number_input(key="q_seed").value == 0
     assert store_header(at) == "Pattern store (1/40)"
+    notes = " ".join(w.value for w in at.warning)
+    for named in ("size = `47`", "q_corruption = `smudge`", "q_amount = `7`", "q_seed = `-3`",
+                  "binarize = `maybe`", "`nope/x`", "mode = `sideways`", "T = `hot`"):
+        assert named in notes, named

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import BLUE, GREEN, GREY, RED, figure, note, vline
+from ..figures import BLUE, GREEN, GREY, RED, figure, note, vline
 
 ORANGE, PURPLE = "#bc4c00", "#8250df"
 KIND_STYLE = {  # class of a binary minimum -> (colour, marker symbol)

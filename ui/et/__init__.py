@@ -1,0 +1,1 @@
+"""The Energy Transformer page's parts: its settings and the image and mask controls."""

@@ -1,0 +1,87 @@
+"""The Energy Transformer page's controls: which image, which patches are hidden."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+from streamlit_image_coordinates import streamlit_image_coordinates
+
+from hopfield_core import images
+from hopfield_core.et.masks import random_mask, rectangle_mask, show_masked, toggle
+from hopfield_core.presets import preset_image
+
+from .. import state
+from ..text import quoted
+from ..widgets import UPLOAD_TYPES
+from .settings import GRID, SETTINGS, mask_text
+
+SIZE, PATCH = 32, 4  # the shipped model's image size and patch size
+CLICK_WIDTH = 320
+
+
+def pick_image() -> tuple[np.ndarray | None, str]:
+    """The image to complete and its cache key, or (None, "") with a message."""
+    if SETTINGS.show("src", horizontal=True) == "photo":
+        name = SETTINGS.show("photo")
+        return preset_image("photos", name, SIZE), f"preset/{name}"
+    up = st.file_uploader("Upload a photo", type=UPLOAD_TYPES, key="et_upload",
+                          help="It is centre-cropped and resized to 32 x 32 pixels.")
+    if up is not None:
+        try:
+            SETTINGS.assign("img", state.upload_key(up))
+        except images.ImageError as e:
+            st.error(f"{quoted(up.name)}: {e}")
+            return None, ""
+    key = SETTINGS["img"]
+    if not key:
+        return None, ""
+    found = state.stored_upload(key)
+    if found is None:
+        st.error(state.missing_upload(key))
+        return None, ""
+    if up is None:
+        st.caption(f"Completing the photo uploaded as {quoted(found[0])}; upload another to "
+                   "replace it.")
+    return images.resize(found[1], (SIZE, SIZE)), key
+
+
+def _clicked() -> np.ndarray:
+    bits = bin(int(SETTINGS["hide"], 16))[2:].zfill(GRID * GRID)
+    return np.array([b == "1" for b in bits]).reshape(GRID, GRID)
+
+
+def _set_clicked(mask: np.ndarray) -> None:
+    SETTINGS.assign("hide", mask_text(mask))
+
+
+def _hide_none() -> None:
+    _set_clicked(np.zeros((GRID, GRID), dtype=bool))
+
+
+def _hide_random() -> None:
+    _set_clicked(random_mask(GRID, 0.5, int(np.random.default_rng().integers(1e6))))
+
+
+def pick_mask(image: np.ndarray) -> np.ndarray:
+    how = SETTINGS.show("mask", horizontal=True)
+    if how == "random":
+        c1, c2 = st.columns(2)
+        ratio = SETTINGS.show("ratio", c1)
+        seed = SETTINGS.show("seed", c2)
+        return random_mask(GRID, float(ratio), int(seed))
+    if how == "rectangle":
+        c1, c2 = st.columns(2)
+        rows, cols = SETTINGS.show("rows", c1), SETTINGS.show("cols", c2)
+        return rectangle_mask(GRID, rows[0], cols[0], rows[1] - rows[0], cols[1] - cols[0])
+    mask = _clicked()
+    st.caption("Click a patch to hide or show it.")
+    shown = images.to_pil(show_masked(image, mask, PATCH)).resize((CLICK_WIDTH, CLICK_WIDTH), 0)
+    click = streamlit_image_coordinates(shown, key="et_click", width=CLICK_WIDTH, cursor="pointer")
+    if click and click != st.session_state.get("et_last_click"):
+        st.session_state.et_last_click = click
+        _set_clicked(toggle(mask, click["x"], click["y"], click.get("width", CLICK_WIDTH),
+                            click.get("height", CLICK_WIDTH)))
+        st.rerun()
+    c1, c2 = st.columns(2)
+    c1.button("Hide none", key="et_clear_mask", on_click=_hide_none)
+    c2.button("Hide half at random", key="et_random_mask", on_click=_hide_random)
+    return mask

@@ -1,0 +1,49 @@
+"""The Energy Transformer page's settings: declared once, bound to widgets, the link and
+messages by ui.settings. The device is not among them: it belongs to the machine, not to the
+demo (a link from a GPU machine must work on a laptop)."""
+from __future__ import annotations
+
+import re
+
+from hopfield_core.et.masks import random_mask
+from hopfield_core.presets import photo_names
+
+from .. import uploads
+from ..settings import Choice, Custom, Float, Int, Range, Settings
+
+GRID = 8  # patches a side
+SOURCES = {"photo": "preset photo", "upload": "upload"}
+MASKS = {"random": "random", "rectangle": "rectangle", "click": "click patches"}
+PHOTOS = tuple(photo_names())
+
+
+def mask_text(mask) -> str:
+    """A GRID x GRID mask as hexadecimal digits, row by row (1 = hidden)."""
+    bits = "".join("1" if v else "0" for v in mask.ravel())
+    return f"{int(bits, 2):0{GRID * GRID // 4}x}"
+
+
+def read_mask(text: str) -> str:
+    if not re.fullmatch(r"[0-9a-fA-F]{%d}" % (GRID * GRID // 4), text):
+        raise ValueError(f"it should be {GRID * GRID // 4} hexadecimal digits, one bit a patch")
+    return text.lower()
+
+
+def read_upload(text: str) -> str:
+    if not uploads.KEY_PATTERN.match(text):
+        raise ValueError("it does not name an uploaded image")
+    return text
+
+
+SETTINGS = Settings("et", [
+    Choice("src", "Image", "photo", tuple(SOURCES), names=SOURCES, state="et_source"),
+    Choice("photo", "Photo", PHOTOS[0], PHOTOS, widget="select", state="et_photo"),
+    Custom("img", "the uploaded photo", "", read_upload, str, max_len=80, state="_et_img"),
+    Choice("mask", "Mask", "random", tuple(MASKS), names=MASKS, state="et_mask_mode"),
+    Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05, state="et_ratio"),
+    Int("seed", "Seed", 0, 0, 10_000, widget="number", state="et_seed"),
+    Range("rows", "Rows", (2, 6), 0, GRID, state="et_rows"),
+    Range("cols", "Columns", (2, 6), 0, GRID, state="et_cols"),
+    Custom("hide", "the patches clicked hidden", mask_text(random_mask(GRID, 0.5, 0)),
+           read_mask, str, state="_et_hide"),
+])

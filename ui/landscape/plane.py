@@ -1,0 +1,94 @@
+"""(b) A plane through image space: the energy on the PCA plane of the stored patterns or on
+the plane through three of them, with the query's trajectory projected onto it."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import landscape as core
+
+from .. import figures, state
+from . import cache
+from . import figures as figs
+from .settings import SETTINGS
+
+CHART = {"displayModeBar": False}
+
+
+def controls(ps):
+    with st.container(key="controls_landscape_plane"):
+        c1, c2, c3 = st.columns([2, 3, 2], gap="large")
+        mode = SETTINGS.show("plane", c1)
+        with c2:
+            labels = [f"{i + 1}. {n}" for i, n in enumerate(ps.names)]
+            cols = st.columns(3)
+            chosen = tuple(SETTINGS.show(f"p{k}", col, options=range(ps.N),
+                                         format_func=labels.__getitem__, disabled=mode != "three")
+                           for k, col in zip((1, 2, 3), cols))
+        with c3:
+            beta = float(SETTINGS.show("pbeta"))
+            max_steps = int(SETTINGS.show("psteps"))
+    return mode, (chosen if mode == "three" else ()), beta, max_steps
+
+
+def show(ps) -> None:
+    st.markdown(
+        "Image patterns live in $d$ dimensions, so we look at a **plane** through that space: "
+        "either the plane of the stored patterns' two main directions of variation (PCA, "
+        "through their mean $\\bar x$), or the plane through three chosen patterns. The colours "
+        "are the exact energy of the points of that plane; the query's trajectory is drawn as "
+        "its projection (hover a step for its own energy and its distance from the plane)."
+    )
+    st.latex(r"\xi(u, v) = \bar x + u\, e_1 + v\, e_2,\qquad E(u, v) = E(\xi(u, v)),\qquad "
+             r"(u, v) = \big(e_1^\top(\xi - \bar x),\ e_2^\top(\xi - \bar x)\big)")
+    if ps.N < 3:
+        st.info("A plane needs at least 3 stored patterns: add some in the sidebar.")
+        return
+    mode, chosen, beta, max_steps = controls(ps)
+    try:
+        plane = cache.plane_for(ps.fingerprint, mode, chosen, ps.X)
+    except ValueError as e:
+        st.error(str(e))
+        return
+    q, qkey = state.query(ps)
+    traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps)
+    pc, tc = plane.project(ps.X), plane.project(traj.states)
+    off = plane.distance(traj.states)
+    extent = core.box_extent(np.vstack([pc, tc]), margin=0.2)
+    extent = tuple(tuple(round(v, 6) for v in pair) for pair in extent)
+    us, vs, E = cache.plane_grid(ps.fingerprint, mode, chosen, beta, extent, ps.X, plane)
+    hover = [f"step {t}: its own E = {e:.5g}, {o:.3f} off the plane"
+             for t, (e, o) in enumerate(zip(traj.energies, off))]
+    axes = (("u: 1st principal direction", "v: 2nd principal direction") if mode == "pca" else
+            (f"u: from {ps.names[chosen[0]]} towards {ps.names[chosen[1]]}", "v"))
+    title = f"E on the {'PCA plane' if mode == 'pca' else 'plane of three patterns'}, β = {beta:g}"
+    left, right = st.columns([3, 2], gap="large")
+    key = ("landscape", "plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, max_steps)
+    left.plotly_chart(state.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
+                                                           title, axes)),
+                      key="ls_plane_chart", config=CHART)
+    with right:
+        m1, m2 = st.columns(2)
+        m1.metric("Query off the plane", f"{off[0]:.3f}")
+        m2.metric("End off the plane", f"{off[-1]:.3f}")
+        m3, m4 = st.columns(2)
+        m3.metric("Steps taken", traj.steps)
+        if mode == "pca":
+            m4.metric("Variance the plane holds", f"{100 * sum(plane.explained):.0f} %")
+        st.caption("The colours are the energy *on the plane*. A state off the plane has its own "
+                   "energy (in the hover), usually higher than the colour under its dot. Stored "
+                   "patterns on the plane sit in their valleys; the PCA plane of more than three "
+                   "patterns passes only near them.")
+        st.plotly_chart(state.shared(key + ("energy",), lambda: figures.energy_curve(
+                            traj.energies, traj.steps, title="The query's own energy at each step",
+                            height=260)),
+                        key="ls_plane_energy", config=CHART)
+    with st.expander("What the plane's origin and axes look like"):
+        st.caption("Grey is 0; the directions are shown with their own contrast (white: +, black: -).")
+        cols = st.columns(3)
+        pics = [(plane.origin, "origin: " + ("the mean pattern" if mode == "pca" else "mean of the three")),
+                (plane.basis[0], "direction u"), (plane.basis[1], "direction v")]
+        for col, (vec, cap) in zip(cols, pics):
+            lim = float(np.max(np.abs(vec))) or 1.0
+            col.image(state.picture_png(vec, ps.shape, -lim, lim, width=160), caption=cap, width=160,
+                      output_format="PNG")

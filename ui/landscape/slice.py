@@ -1,0 +1,59 @@
+"""(c) A line between two stored patterns: the energy along it for up to four betas, and the
+barrier between the two valleys."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from .. import state
+from . import cache
+from . import figures as figs
+from .settings import SETTINGS
+
+CHART = {"displayModeBar": False}
+
+
+def show(ps) -> None:
+    st.markdown(
+        "Walk in a straight line from one stored pattern to another. Two separate valleys show "
+        "a **barrier** in between, and $\\beta$ sets its height: at small $\\beta$ the valleys "
+        "merge (no barrier: the midpoint is lower), at large $\\beta$ each pattern is a deep, "
+        "narrow well. The shaded band is the segment itself ($0 \\le t \\le 1$)."
+    )
+    st.latex(r"E(t) = E\big((1-t)\,x_a + t\,x_b\big),\qquad "
+             r"\Delta E = \max_{0\le t\le 1} E(t) - \max\big(E(0), E(1)\big)")
+    if ps.N < 2:
+        st.info("A slice needs at least 2 stored patterns: add some in the sidebar.")
+        return
+    labels = [f"{i + 1}. {n}" for i, n in enumerate(ps.names)]
+    with st.container(key="controls_landscape_slice"):
+        c1, c2, c3 = st.columns([1, 1, 2], gap="large")
+        a = SETTINGS.show("sa", c1, options=range(ps.N), format_func=labels.__getitem__)
+        b = SETTINGS.show("sb", c2, options=range(ps.N), format_func=labels.__getitem__)
+        betas = SETTINGS.show("betas", c3)
+    if a == b:
+        st.warning("Choose two different patterns: a line from a pattern to itself is a point.")
+        return
+    if not betas:
+        st.info("Choose at least one value of β.")
+        return
+    betas = tuple(sorted(float(v) for v in betas))
+    ts, E, bars = cache.line_slice(ps.fingerprint, a, b, betas, ps.X)
+    key = ("landscape", "slice", ps.fingerprint, a, b, betas, ps.names[a], ps.names[b])
+    st.plotly_chart(state.shared(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
+                                                               ps.names[b])),
+                    key="ls_slice_chart", config=CHART)
+    cols = st.columns(len(betas))
+    for col, bar in zip(cols, bars):
+        col.metric(f"Barrier at β = {bar.beta:g}", f"{bar.height:.4g}")
+    st.dataframe(pd.DataFrame({
+        "β": [f"{bar.beta:g}" for bar in bars],
+        f"E({ps.names[a]})": [bar.e_a for bar in bars],
+        f"E({ps.names[b]})": [bar.e_b for bar in bars],
+        "max E on the segment": [bar.e_max for bar in bars],
+        "at t": [bar.t_max for bar in bars],
+        f"climb from {ps.names[a]}": [bar.from_a for bar in bars],
+        f"climb from {ps.names[b]}": [bar.from_b for bar in bars],
+    }), hide_index=True, key="ls_slice_table")
+    st.caption("A barrier of 0 means the segment has no hump: from the higher end the energy "
+               "only falls along the line, so that end is no valley in this direction.")

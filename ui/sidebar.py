@@ -1,0 +1,152 @@
+"""The sidebar: presenter mode, and the shared panels a page uses (the pattern store, how
+images become patterns, the query). A page names what applies to it (`panels(...)`), so the
+sidebar shows only that; the values of a panel that is not shown stay in use (ui.settings)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from hopfield_core.images import ImageError
+from hopfield_core.presets import preset_groups
+
+from . import state
+from .shared_settings import SIDEBAR
+from .text import quoted
+from .widgets import UPLOAD_TYPES
+
+
+def presenter_toggle() -> None:
+    """Every page: the switch to presenter mode (the sidebar hides in it)."""
+    with st.sidebar, st.container(key="controls_sidebar_top"):
+        st.toggle("Presenter mode", key="presenter",
+                  help="Hide the controls and enlarge everything for a projector.")
+
+
+def panels(store: bool = True, representation: bool = True, binary: bool = True,
+           query: bool = True) -> None:
+    """The shared panels that apply to the page at hand. `binary`: the page's networks use
+    +-1 patterns (so the binarisation applies)."""
+    with st.sidebar, st.container(key="controls_sidebar"):
+        if store:
+            _store_panel()
+        if representation:
+            _representation_panel(binary)
+        if query:
+            _query_panel()
+
+
+def _store_panel() -> None:
+    items = state.store()
+    st.subheader(f"Pattern store ({len(items)}/{state.MAX_PATTERNS})")
+    groups = preset_groups()
+    group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
+                                 required=True)
+    names = st.multiselect(f"Choose {group}", groups[group], key="preset_names",
+                           placeholder=f"pick {group} to store")
+    b1, b2 = st.columns(2)
+    b1.button("Add", key="add_presets", disabled=not names, width="stretch",
+              on_click=_add_presets, args=(group, names))
+    b2.button("Clear all", key="clear_store", disabled=not items, width="stretch",
+              on_click=state.clear)
+    _uploader()
+    for msg in st.session_state.get("store_messages", []):
+        st.warning(msg)
+    if items:
+        _store_gallery(items)
+    else:
+        st.info("The store is empty: add presets or upload images.")
+
+
+def _add_presets(group: str, names: list[str]) -> None:
+    msgs = [m for m in (state.add_preset(f"{group}/{n}") for n in names) if m]
+    st.session_state.store_messages = msgs
+    st.session_state.preset_names = []
+
+
+def _ingest_uploads() -> None:
+    """on_change of the uploader (runs before the page): store each new file once."""
+    seen = st.session_state.setdefault("_seen_uploads", set())
+    errors, msgs = [], []
+    for f in st.session_state.get("uploader") or []:
+        if f.file_id in seen:
+            continue
+        seen.add(f.file_id)
+        try:
+            msg = state.add_upload(f.name, f.getvalue())
+        except ImageError as e:
+            errors.append(f"{quoted(f.name)}: {e}")
+        else:
+            if msg:
+                msgs.append(msg)
+    st.session_state.upload_errors = errors
+    st.session_state.store_messages = msgs
+
+
+def _uploader() -> None:
+    st.file_uploader("Upload images", type=UPLOAD_TYPES, accept_multiple_files=True,
+                     key="uploader", on_change=_ingest_uploads,
+                     help="PNG, JPEG, GIF, WebP or BMP; each is centre-cropped to a square.")
+    for err in st.session_state.get("upload_errors", []):
+        st.error(err)
+
+
+def _store_gallery(items) -> None:
+    with st.expander("Stored patterns, as the networks see them", expanded=len(items) <= 12):
+        ps = state.patterns(binary=True)
+        per_row = 4
+        for start in range(0, len(items), per_row):
+            cols = st.columns(per_row)
+            for col, item, x in zip(cols, items[start:start + per_row], ps.X[start:start + per_row]):
+                col.image(state.picture_png(x, ps.shape), caption=f"{items.index(item) + 1}. {item.name}",
+                          width="stretch", output_format="PNG")
+                col.button("✕", key=f"remove_{item.key}", help=f"Remove {item.name}",
+                           on_click=state.remove, args=(item.key,))
+
+
+def _representation_panel(binary: bool) -> None:
+    st.subheader("How images become patterns")
+    SIDEBAR.show("size")
+    c1, c2 = st.columns(2)
+    SIDEBAR.show("colour", c1)
+    if binary:
+        SIDEBAR.show("binarize", c2, horizontal=True)
+    else:
+        c2.caption("Continuous patterns: pixel values, centred, unit length.")
+    size, colour, _ = state.representation()
+    st.caption(f"d = {size * size * (3 if colour else 1)} neurons")
+
+
+def _query_panel() -> None:
+    st.subheader("The query")
+    items = state.store()
+    if items:
+        SIDEBAR.show("q_index", options=range(len(items)),
+                     format_func=lambda i: f"{i + 1}. {items[i].name}")
+    SIDEBAR.show("q_corruption")
+    SIDEBAR.show("q_amount")
+    SIDEBAR.show("q_seed")
+    st.file_uploader("Or upload a query image", type=UPLOAD_TYPES, key="q_uploader",
+                     on_change=_ingest_query_upload)
+    if st.session_state.get("q_upload_error"):
+        st.error(st.session_state.q_upload_error)
+    image = state.query_image()
+    if image is not None:
+        st.caption("The query is the uploaded image, not a stored pattern.")
+        st.button("Start from a stored pattern instead", key="q_image_clear", on_click=_clear_query_image)
+
+
+def _ingest_query_upload() -> None:
+    """on_change of the query uploader: decode and keep the file once (not on every rerun)."""
+    f = st.session_state.get("q_uploader")
+    st.session_state.q_upload_error = None
+    if f is None:
+        st.session_state.q_image = None
+        return
+    try:
+        st.session_state.q_image = state.keep_upload(f.name, f.getvalue())
+    except ImageError as e:
+        st.session_state.q_image = None
+        st.session_state.q_upload_error = f"{quoted(f.name)}: {e}"
+
+
+def _clear_query_image() -> None:
+    st.session_state.q_image = None
