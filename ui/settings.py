@@ -279,6 +279,8 @@ class Settings:
         for key, f in self.fields.items():
             sk = self.state_key(key)
             values.setdefault(sk, f.default)
+            if params.get(key + HIDE, "").strip().lower() in ("1", "true"):
+                st.session_state.setdefault("_hidden", set()).add(sk)
             if key not in params:
                 continue
             given = params.get_all(key) if hasattr(params, "get_all") else [params[key]]
@@ -291,8 +293,6 @@ class Settings:
             values[sk] = value
             st.session_state.pop(sk, None)  # the widget starts from the link's value
             st.session_state.setdefault("_settings_from_link", set()).add(sk)
-            if params.get(key + HIDE, "").strip().lower() in ("1", "true"):
-                st.session_state.setdefault("_hidden", set()).add(sk)
 
     def link(self) -> dict[str, str]:
         out = {key: f.shown(self.value(key)) for key, f in self.fields.items()}

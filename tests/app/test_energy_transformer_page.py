@@ -111,3 +111,21 @@ def test_damaged_weights_are_explained_and_retry_loads_them_once_restored(weight
     at.button(key="et_retry").click().run()
     assert not _unavailable(at) and not at.exception
     assert any(m.label == "Masked-patch MSE, ET" for m in at.metric)
+
+
+def test_the_link_carries_the_upload_and_the_clicked_mask():
+    at = open_app("energy_transformer")
+    at.radio(key="et_source").set_value("upload").run()
+    at.file_uploader(key="et_upload").set_value(("tall.png", encode(photo(30, 90), "PNG"), "image/png")).run()
+    at.radio(key="et_mask_mode").set_value("click").run()
+    at.button(key="et_clear_mask").click().run()
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert link["src"] == "upload" and link["img"].startswith("upload/")
+    assert link["mask"] == "click" and link["hide"] == "0" * 16
+    shared = open_app("energy_transformer", query=link)  # another student opens the link
+    assert not shared.exception and not shared.error
+    assert any("Completing the photo uploaded as `tall`" in c.value for c in shared.caption)
+    assert any("Hidden: 0 of 64 patches." in c.value for c in shared.caption)
+    missing = open_app("energy_transformer", query={**link, "img": "upload/" + "0" * 24})
+    assert any("that this server does not have" in e.value for e in missing.error)
+    assert not missing.exception

@@ -30,7 +30,8 @@ def read_mask(text: str) -> str:
 
 
 def read_upload(text: str) -> str:
-    if not uploads.KEY_PATTERN.match(text):
+    """The link's `img`: an upload's key (empty: none)."""
+    if text and not uploads.KEY_PATTERN.match(text):
         raise ValueError("it does not name an uploaded image")
     return text
 

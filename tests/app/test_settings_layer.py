@@ -1,0 +1,140 @@
+"""The settings layer on every page (ui.settings): every field round-trips through a link,
+every junk value gives a plain-text message and a clean address bar, a link can hide a
+control, and no page reads the link itself."""
+import re
+from pathlib import Path
+
+import pytest
+from tests.app.conftest import open_app
+
+from ui.attention.settings import SETTINGS as ATTENTION
+from ui.classical.settings import SETTINGS as CLASSICAL
+from ui.dense.settings import SETTINGS as DENSE
+from ui.et.settings import SETTINGS as ET
+from ui.landscape.settings import SETTINGS as LANDSCAPE
+from ui.modern.settings import SETTINGS as MODERN
+from ui.shared_settings import SIDEBAR
+from ui.side_by_side.settings import SETTINGS as SIDE_BY_SIDE
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = {"classical": CLASSICAL, "dense": DENSE, "modern": MODERN, "landscape": LANDSCAPE,
+         "side_by_side": SIDE_BY_SIDE, "attention": ATTENTION, "energy_transformer": ET}
+JUNK = {
+    "negative": "-1",
+    "huge": "1e308",
+    "nan": "nan",
+    "inf": "inf",
+    "5000 digits": "9" * 5000,
+    "markdown link": "[click](http://evil.example)",
+    "markdown image": "![b](http://evil.example/pixel.png)",
+    "html": "<img src=x onerror=alert(1)>",
+    "control characters": "1\x00\n\x1b[31m2",
+}
+
+
+def qp(at, key):
+    v = at.query_params[key]
+    return v[-1] if isinstance(v, list) else v
+
+
+def outside_code(text: str) -> str:
+    """A message with its inline code spans (the quoted user text) removed."""
+    return re.sub(r"(`+)(?:(?!\1).)*?\1", "", text, flags=re.S)
+
+
+def valid_other_value(f):
+    """A value of field f other than its default, as a link writes it (None: not testable
+    without further state, e.g. an upload this server would have to hold)."""
+    if f.kind == "choice":
+        return f.shown(next(o for o in f.options if o != f.default))
+    if f.kind == "flag":
+        return f.shown(not f.default)
+    if f.kind == "multi":
+        return f.shown(f.options[:2])
+    if f.kind == "range":
+        return f.shown((f.lo, f.hi))
+    if f.kind == "pick":
+        return "2" if f.default != 2 else "1"  # the default store holds 3 patterns
+    if f.kind == "custom":
+        return {"pts": "1,1;-1,1;0,-1.5", "hide": "f0f0f0f0f0f0f0f0", "img": None}[f.key]
+    if f.options:  # steps of a select_slider
+        return f.shown(f.options[-1] if f.default != f.options[-1] else f.options[0])
+    value = f.hi if f.default != f.hi else f.lo
+    if f.kind == "float" and f.widget == "slider" and f.step:  # the highest step of the slider
+        value = round(int((f.hi - f.lo) / f.step) * f.step + f.lo, 10)
+    return f.shown(value)
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_field_round_trips_through_a_link(page):
+    fields = {**SIDEBAR.fields, **PAGES[page].fields}
+    link = {k: v for k, v in ((k, valid_other_value(f)) for k, f in fields.items()) if v is not None}
+    at = open_app(page, query={**link, "presets": "letters/A,letters/B,letters/C,letters/D"})
+    assert not at.exception, at.exception
+    assert not [w.value for w in at.warning if "The link sets" in w.value]
+    for key, raw in link.items():
+        assert qp(at, key) == raw, (page, key, qp(at, key), raw)
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+@pytest.mark.parametrize("junk", list(JUNK))
+def test_junk_in_every_field_gives_plain_messages_and_a_clean_link(page, junk):
+    raw = JUNK[junk]
+    fields = {**SIDEBAR.fields, **PAGES[page].fields}
+    at = open_app(page, query={key: raw for key in fields})
+    assert not at.exception, at.exception
+    notes = [w.value for w in at.warning]
+    for key, f in fields.items():
+        value, problem = f.parse(raw)
+        if problem:  # named, with the value used instead
+            assert any(f"The link sets {key} = " in n for n in notes), (page, junk, key)
+        assert qp(at, key) == f.shown(value if not problem else f.parse(qp(at, key))[0])
+        assert f.parse(qp(at, key))[1] is None, (key, qp(at, key))  # the address bar is clean
+    for note in notes:  # the user's text is inert: only inside code spans, never as markup
+        bare = outside_code(note)
+        for live in ("](", "<img", "onerror", "http", "\x00", "\x1b"):
+            assert live not in bare, (page, junk, note)
+    for key in fields:
+        assert "evil" not in qp(at, key) and "<" not in qp(at, key)
+
+
+def test_repeated_keys_use_the_last_and_say_so():
+    at = open_app("dense", query={"n": ["4", "5"], "q_seed": ["1", "2", "3"]})
+    notes = " ".join(w.value for w in at.warning)
+    assert "The link sets n 2 times; using the last, `5`." in notes
+    assert "The link sets q_seed 3 times; using the last, `3`." in notes
+    assert qp(at, "n") == "5" and qp(at, "q_seed") == "3"
+    assert at.slider(key="dn_degree").value == 5
+
+
+def test_a_link_can_hide_a_control_and_its_value_still_applies():
+    at = open_app("dense", query={"n": "6", "n_hide": "1", "mode_hide": "1"})
+    assert "dn_degree" not in [s.key for s in at.slider]
+    assert "dn_mode" not in [r.key for r in at.radio]
+    assert "dn_rectified" in [t.key for t in at.toggle]  # the others are still there
+    assert at.session_state["_settings"]["dn_degree"] == 6  # the hidden value is in use
+    assert qp(at, "n") == "6" and qp(at, "n_hide") == "1" and qp(at, "mode_hide") == "1"
+    at.toggle(key="dn_rectified").set_value(True).run()  # a rerun keeps it hidden and in use
+    assert "dn_degree" not in [s.key for s in at.slider]
+    assert at.session_state["_settings"]["dn_degree"] == 6 and qp(at, "n_hide") == "1"
+
+
+def test_a_link_that_names_patterns_the_store_lacks_says_so():
+    at = open_app("landscape", query={"presets": "letters/A,letters/B,letters/C",
+                                      "view": "slice", "sa": "7", "sb": "0"})
+    notes = " ".join(w.value for w in at.warning)
+    assert "The link sets sa = 7 (From pattern x_a (t = 0)): pattern 8, which the store does " \
+           "not hold (3 stored); using pattern 1." in notes
+    assert qp(at, "sa") == "0"
+
+
+def test_no_page_reads_the_link_itself():
+    for path in list((ROOT / "app_pages").glob("*.py")) + list((ROOT / "ui").rglob("*.py")):
+        if path.name in ("settings.py", "state.py") and path.parent.name == "ui":
+            continue  # the layer and the store: the only readers
+        assert "query_params" not in path.read_text(), path
+
+
+def test_no_page_file_is_long():
+    for path in (ROOT / "app_pages").glob("*.py"):
+        assert len(path.read_text().splitlines()) <= 200, path
