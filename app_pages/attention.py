@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention
-from ui import compare_cache, dynamics_view, figures, figures_compare, sidebar, state
+from ui import charts, compare_cache, dynamics_view, figures, figures_compare, sidebar, state
 from ui.attention.settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL, SETTINGS
 
 PAGE = "attention"
@@ -109,7 +109,7 @@ def main() -> None:
 
     with st.spinner("Computing the attention, and asking PyTorch for the same..."):
         heatmap, tgap = state.shared("attend|" + att_key, attend)
-    st.plotly_chart(heatmap, key="at_heatmap", config={"displayModeBar": False})
+    charts.plot(st, heatmap, key="at_heatmap", config={"displayModeBar": False})
     st.caption(f"Rows are queries, columns the {ps.N} stored patterns (keys); every row sums to 1"
                + (f". Each of the {heads} heads has its own W_Q, W_K, W_V of {d_k} columns."
                   if heads > 1 else "."))
@@ -171,10 +171,10 @@ def main() -> None:
     it = state.shared(
         "|".join(map(str, ("iterate", PAGE, qkey, "/".join(ps.names), repr(beta_id), int(T)))),
         iterate)
-    st.plotly_chart(it["strip"], key="at_strip", config={"displayModeBar": False})
+    charts.plot(st, it["strip"], key="at_strip", config={"displayModeBar": False})
     c1, c2 = st.columns(2)
-    c1.plotly_chart(it["changes"], key="at_changes", config={"displayModeBar": False})
-    c2.plotly_chart(it["energy"], key="at_energy", config={"displayModeBar": False})
+    charts.plot(c1, it["changes"], key="at_changes", config={"displayModeBar": False})
+    charts.plot(c2, it["energy"], key="at_energy", config={"displayModeBar": False})
     m = st.columns(3)
     m[0].metric("Last change max |ξ(T) − ξ(T−1)|", f"{it['last_change']:.2e}")
     m[1].metric("max |ξ(T) − fixed point of ModernHopfield.run|", f"{it['dist']:.2e}",

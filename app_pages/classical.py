@@ -1,7 +1,7 @@
 """The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
 import streamlit as st
 
-from ui import dynamics_view, figures, sidebar, state
+from ui import charts, dynamics_view, figures, sidebar, state
 from ui.classical.settings import SETTINGS, W_SHOWN
 
 PAGE = "classical"
@@ -69,7 +69,7 @@ def main() -> None:
         model = state.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)
         n = min(ps.d, W_SHOWN)
         title = f"W ({ps.d} x {ps.d}, {rule})" if n == ps.d else f"W, first {n} of {ps.d} neurons ({rule})"
-        st.plotly_chart(figures.matrix_heatmap(model.weights[:n, :n], title), key="cl_weights")
+        charts.plot(st, figures.matrix_heatmap(model.weights[:n, :n], title), key="cl_weights")
         st.caption("Red: neurons that tend to agree; blue: neurons that tend to disagree. "
                    "The diagonal is zero: no neuron votes for itself.")
 

@@ -6,7 +6,7 @@ import streamlit as st
 
 from hopfield_core import analysis
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
-from ui import et_cache, figures, state, widgets
+from ui import charts, et_cache, figures, state, widgets
 from ui.et.controls import PATCH, pick_image, pick_mask
 from ui.et.settings import GRID, SETTINGS
 
@@ -83,19 +83,19 @@ def main() -> None:
     def body():
         t = widgets.player(PAGE, T, run_key)
         c = st.columns(4)
-        c[0].plotly_chart(figures.image(image, "Original", 260), key="et_original",
+        charts.plot(c[0], figures.image(image, "Original", 260), key="et_original",
                           config={"displayModeBar": False})
-        c[1].plotly_chart(figures.image(show_masked(image, mask, PATCH), "What the model sees", 260),
+        charts.plot(c[1], figures.image(show_masked(image, mask, PATCH), "What the model sees", 260),
                           key="et_masked", config={"displayModeBar": False})
-        c[2].plotly_chart(figures.image(out.frames[t], f"After step {t}", 260), key="et_frame",
+        charts.plot(c[2], figures.image(out.frames[t], f"After step {t}", 260), key="et_frame",
                           config={"displayModeBar": False})
-        c[3].plotly_chart(figures.image(mean_fill(image, mask, PATCH), "Mean-fill yardstick", 260),
+        charts.plot(c[3], figures.image(mean_fill(image, mask, PATCH), "Mean-fill yardstick", 260),
                           key="et_meanfill", config={"displayModeBar": False})
         steps = np.arange(T + 1)
         fig = figures.line_chart(steps, {"total": out.energies, "attention": out.energies_att,
                                          "Hopfield": out.energies_hn},
                                  "Energy after each step", "step t", "E", mark_x=t)
-        st.plotly_chart(fig, key="et_energy", config={"displayModeBar": False})
+        charts.plot(st, fig, key="et_energy", config={"displayModeBar": False})
         m = st.columns(4)
         m[0].metric("Masked-patch MSE, ET", f"{masked_patch_mse(out.frames[t], image, mask, PATCH):.4f}")
         m[1].metric("Mean-fill MSE", f"{masked_patch_mse(mean_fill(image, mask, PATCH), image, mask, PATCH):.4f}")

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from hopfield_core import Trajectory, analysis, compare
-from ui import dynamics_view, figures_compare, sidebar, state
+from ui import charts, dynamics_view, figures_compare, sidebar, state
 from ui.side_by_side.settings import SETTINGS
 
 PAGE = "side_by_side"
@@ -99,12 +99,12 @@ def main() -> None:
     st.subheader("The query")
     query_fig = state.shared(f"{PAGE}|query|{qkey}|{qckey}", lambda: figures_compare.image_row(
         [dynamics_view.picture(q, ps), dynamics_view.picture(qc, pc)], ["binary networks", "modern network"], height=200))
-    st.plotly_chart(query_fig, key="sb_query", config={"displayModeBar": False}, width=420)
+    charts.plot(st, query_fig, key="sb_query", config={"displayModeBar": False}, width=420)
 
     st.subheader("Where each network ends")
     finals_fig = state.shared("finals|" + run_key, lambda: figures_compare.image_row(
         [dynamics_view.frames_of(n.traj, n.ps)[-1] for n in nets], titles))
-    st.plotly_chart(finals_fig, key="sb_finals", config={"displayModeBar": False})
+    charts.plot(st, finals_fig, key="sb_finals", config={"displayModeBar": False})
     for col, v, n in zip(st.columns(len(nets)), verdicts, nets):
         with col:
             dynamics_view.VERDICT_STYLE[v.kind](v.sentence(n.ps.names))
@@ -120,7 +120,7 @@ def main() -> None:
             [compare.normalised_energies(E) for E in curves], titles))
         caption = ("Energies normalised to 1 at the query and 0 at the end, "
                    "(E(t) − E(end)) / (E(0) − E(end)), so the speeds can be compared on one axis.")
-    st.plotly_chart(fig, key="sb_energies", config={"displayModeBar": False})
+    charts.plot(st, fig, key="sb_energies", config={"displayModeBar": False})
     st.caption(caption)
 
     target = state.query_source(ps)

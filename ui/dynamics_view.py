@@ -8,7 +8,7 @@ import streamlit as st
 
 from hopfield_core import analysis, images
 
-from . import figures, state, widgets
+from . import charts, figures, state, widgets
 from .state import PatternSet
 
 VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.info,
@@ -57,9 +57,9 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
         key = (run_key, t, tuple(ps.names), h, energy_label)  # figures are built once per run and step
         c1.markdown(f"**State at step {t}**")  # a PNG, not a chart: sent as encoded once
         c1.image(state.image_png(frames[t], 2 * h), width="stretch", output_format="PNG")
-        c2.plotly_chart(state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
+        charts.plot(c2, state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
             traj.energies, t, rises, title=energy_label, height=h)), key=f"{page}_energy", config={"displayModeBar": False})
-        c3.plotly_chart(state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
+        charts.plot(c3, state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
             m_all[t], ps.names, height=h)), key=f"{page}_overlaps", config={"displayModeBar": False})
         st.metric(energy_label, f"{traj.energies[t]:.6g}",
                   delta=None if t == 0 else f"{traj.energies[t] - traj.energies[t - 1]:.3g}",

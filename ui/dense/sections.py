@@ -7,7 +7,7 @@ import streamlit as st
 
 from hopfield_core import capacity
 
-from .. import budget, dynamics_view, state
+from .. import budget, charts, dynamics_view, state
 from . import cache as dense_cache
 from .settings import DEMO_LETTERS, DEMO_SIZE, MAX_DEGREE, SETTINGS, load_demo
 
@@ -212,14 +212,14 @@ def capacity_context(ps, cfg, label) -> None:
     g1, g2 = st.columns(2)
     cost = len(configs) * ps.N * budget.step_seconds("dense", "sync", d, ps.N)
     if budget.fits(cost):
-        g1.plotly_chart(dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
+        charts.plot(g1, dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
                                                   current, ps.X),
                         key="dn_stable", config={"displayModeBar": False})
     else:
         g1.info(f"The count of stable patterns at every degree is left out at d = {d} with "
                 f"{ps.N} patterns: it would hold the class's shared server for about "
                 f"{cost:.0f} s. A smaller image size in the sidebar brings it back.")
-    g2.plotly_chart(dense_cache.shape_figure(d, references, tuple(sorted(cfg.items())), label),
+    charts.plot(g2, dense_cache.shape_figure(d, references, tuple(sorted(cfg.items())), label),
                     key="dn_shape", config={"displayModeBar": False})
     g1.caption("Each stored pattern used as the query, uncorrupted: is it left unchanged? A "
                "pattern that is not a fixed point is lost even without noise. Store all 26 "

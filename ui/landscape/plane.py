@@ -7,7 +7,7 @@ import streamlit as st
 
 from hopfield_core import landscape as core
 
-from .. import figures, state
+from .. import charts, figures, state
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -64,7 +64,7 @@ def show(ps) -> None:
     title = f"E on the {'PCA plane' if mode == 'pca' else 'plane of three patterns'}, β = {beta:g}"
     left, right = st.columns([3, 2], gap="large")
     key = ("landscape", "plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, max_steps)
-    left.plotly_chart(state.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
+    charts.plot(left, state.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
                                                            title, axes)),
                       key="ls_plane_chart", config=CHART)
     with right:
@@ -79,7 +79,7 @@ def show(ps) -> None:
                    "energy (in the hover), usually higher than the colour under its dot. Stored "
                    "patterns on the plane sit in their valleys; the PCA plane of more than three "
                    "patterns passes only near them.")
-        st.plotly_chart(state.shared(key + ("energy",), lambda: figures.energy_curve(
+        charts.plot(st, state.shared(key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="The query's own energy at each step",
                             height=260)),
                         key="ls_plane_energy", config=CHART)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from .. import state
+from .. import charts, state
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -40,7 +40,7 @@ def show(ps) -> None:
     betas = tuple(sorted(float(v) for v in betas))
     ts, E, bars = cache.line_slice(ps.fingerprint, a, b, betas, ps.X)
     key = ("landscape", "slice", ps.fingerprint, a, b, betas, ps.names[a], ps.names[b])
-    st.plotly_chart(state.shared(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
+    charts.plot(st, state.shared(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
                                                                ps.names[b])),
                     key="ls_slice_chart", config=CHART)
     cols = st.columns(len(betas))

@@ -9,7 +9,7 @@ import streamlit as st
 from hopfield_core import images
 from hopfield_core import landscape as core
 
-from .. import state
+from .. import charts, state
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -91,7 +91,7 @@ def show() -> None:
         return figs.state_cloud(ux, uy, cnt, xs[land.minima], land.energies[land.minima],
                                 land.kinds, labels, x_title)
 
-    st.plotly_chart(state.shared(("landscape", "cloud", model, patterns_key, xaxis, ref), cloud),
+    charts.plot(st, state.shared(("landscape", "cloud", model, patterns_key, xaxis, ref), cloud),
                     key="ls_binary_chart", config=CHART)
     left, right = st.columns([3, 2], gap="large")
     left.dataframe(pd.DataFrame({

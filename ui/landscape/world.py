@@ -9,7 +9,7 @@ import streamlit as st
 from hopfield_core import analysis
 from hopfield_core import landscape as core
 
-from .. import figures, state
+from .. import charts, figures, state
 from ..text import escaped
 from . import cache
 from . import figures as figs
@@ -97,7 +97,7 @@ def show() -> None:
     with left:
         fig = state.shared(key, lambda: figs.world(us, vs, E, P, traj.states, click,
                                                    f"E(ξ) at β = {beta:g}"))
-        st.plotly_chart(fig, key="ls_world_chart", on_select="rerun", selection_mode="points",
+        charts.plot(st, fig, key="ls_world_chart", on_select="rerun", selection_mode="points",
                         config=CHART)
         st.caption("Click any faint square (or a star, or a step) to move the query there. "
                    "Orange: the query (step 0); the numbers count the update steps.")
@@ -110,6 +110,6 @@ def show() -> None:
         m3.metric("Steps taken", traj.steps)
         m4.metric("Ends at", point_text(traj.final))
         st.info(v.sentence([f"x{i + 1}" for i in range(len(P))]))
-        st.plotly_chart(state.shared(key + ("energy",), lambda: figures.energy_curve(
+        charts.plot(st, state.shared(key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="Energy at each step", height=280)),
                         key="ls_world_energy", config=CHART)

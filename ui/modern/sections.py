@@ -10,7 +10,7 @@ import streamlit as st
 from hopfield_core import fixed_point_kind, images, k90
 from hopfield_core.metastable import kind_ranges, representative_betas, retrieval_radius
 
-from .. import budget, figures, state
+from .. import budget, charts, figures, state
 from . import cache as modern_cache
 from . import figures as figures_modern
 from .settings import BETAS, COMPARE_GAMMAS, COMPARE_STEPS, SETTINGS, TOL, fmt_beta
@@ -103,7 +103,7 @@ def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
 
 def _plot(where, widget_key: str, key: tuple, build) -> None:
     """Draw a figure that is built once per (widget_key, key): see ui.state.shared."""
-    where.plotly_chart(state.shared(("modern", widget_key, key), build), key=widget_key,
+    charts.plot(where, state.shared(("modern", widget_key, key), build), key=widget_key,
                        config={"displayModeBar": False})
 
 
