@@ -1,7 +1,7 @@
 """The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
 import streamlit as st
 
-from ui import charts, dynamics_view, figures, sidebar, state
+from ui import charts, dynamics_view, figures, pattern_editor, sidebar, state
 from ui.classical.settings import SETTINGS, W_SHOWN
 
 PAGE = "classical"
@@ -52,10 +52,10 @@ def main() -> None:
         )
 
     ps = state.patterns(binary=True)
+    q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
-        st.info("Store at least one pattern in the sidebar to begin.")
+        st.info("Store at least one pattern in the sidebar, or draw one above, to begin.")
         return
-    q, qkey = state.query(ps)
     traj = state.run("classical", {"learning_rule": rule}, ps, q, qkey, mode=mode,
                      max_steps=int(max_steps), rng=int(state.setting("q_seed")),
                      temperature=float(temperature))

@@ -2,7 +2,7 @@
 the pieces are in ui/dense/."""
 import streamlit as st
 
-from ui import dynamics_view, sidebar, state
+from ui import dynamics_view, pattern_editor, sidebar, state
 from ui.dense import sections
 from ui.dense.settings import SETTINGS
 
@@ -17,10 +17,10 @@ def main() -> None:
     sections.try_this()
 
     ps = state.patterns(binary=True)
+    q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
-        st.info("Store at least one pattern in the sidebar to begin.")
+        st.info("Store at least one pattern in the sidebar, or draw one above, to begin.")
         return
-    q, qkey = state.query(ps)
     seed = int(state.setting("q_seed"))
     cfg = {"interaction": c["interaction"], "degree": int(c["n"]), "beta": float(c["beta"]),
            "rectified": bool(c["rect"])}

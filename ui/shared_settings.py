@@ -5,13 +5,29 @@ from __future__ import annotations
 
 from hopfield_core.images import CORRUPTIONS
 
-from .settings import Choice, Flag, Float, Int, Pick, Settings
+from .settings import Choice, Custom, Flag, Float, Int, Pick, Settings
 
 SIZES = (8, 12, 16, 20, 24, 32)  # pixels a side; 32 in colour is d = 3072 neurons
 MAX_PATTERNS = 40                # the store's cap: beyond it the pages stop being instant
 CORRUPTION_LABELS = {"none": "none", "flip": "flip pixels", "noise": "Gaussian noise",
                      "mask": "mask a square", "half": "hide the bottom half", "invert": "invert"}
 BINARIZE = {"threshold": "threshold", "dither": "dither"}
+MAX_FLIPS = 256  # pixels of the query flipped by hand that a link can carry
+
+
+def read_flips(text: str) -> tuple[int, ...]:
+    """The link's q_flip: pixel indices (row * size + column), comma-separated."""
+    if not text:
+        return ()
+    try:
+        pixels = sorted({int(p) for p in text.split(",")})
+    except ValueError:
+        raise ValueError("it should be whole numbers separated by commas") from None
+    if pixels[0] < 0 or pixels[-1] >= max(SIZES) ** 2:
+        raise ValueError(f"a pixel index runs from 0 to {max(SIZES) ** 2 - 1}")
+    if len(pixels) > MAX_FLIPS:
+        raise ValueError(f"at most {MAX_FLIPS} pixels can be flipped by hand")
+    return tuple(pixels)
 
 SIDEBAR = Settings("sidebar", [
     Choice("size", "Size (pixels a side)", 16, SIZES, widget="select_slider", state="size"),
@@ -25,4 +41,6 @@ SIDEBAR = Settings("sidebar", [
           help="flip: the fraction of pixels flipped; noise: its strength; mask: the area hidden."),
     Int("q_seed", "Seed", 0, 0, 2 ** 31 - 1, widget="number", state="q_seed",
         help="The same seed gives every student the same corrupted query."),
+    Custom("q_flip", "the query's pixels flipped by hand", (), read_flips,
+           lambda v: ",".join(map(str, v)), max_len=MAX_FLIPS * 5, state="_q_flip"),
 ])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from hopfield_core import images
+from hopfield_core import drawing, images
 from hopfield_core.presets import preset_groups, preset_image
 
 from . import budget, exports, uploads
@@ -110,9 +110,23 @@ def add_stored_upload(key: str, name: str | None = None) -> str | None:
     return _add(Stored(key, name or stored_name, images.resize(img, (SOURCE_SIZE, SOURCE_SIZE))))
 
 
+def add_drawing(key: str) -> str | None:
+    """Store a pattern drawn by hand (drawn/<size>/<hex>: the link carries the drawing)."""
+    try:
+        grid = drawing.parse_key(key)
+    except ValueError as e:
+        return f"The drawing {quoted(key)} cannot be read: {e}."
+    name = "drawing " + hashlib.sha1(key.encode()).hexdigest()[:4]
+    return _add(Stored(key, name, drawing.to_image(grid, SOURCE_SIZE)))
+
+
 def add(key: str) -> str | None:
-    """Store a preset or an upload by its key, as a link names it."""
-    return add_stored_upload(key) if key.startswith(uploads.PREFIX) else add_preset(key)
+    """Store a preset, an upload or a drawing by its key, as a link names it."""
+    if key.startswith(uploads.PREFIX):
+        return add_stored_upload(key)
+    if key.startswith(drawing.PREFIX):
+        return add_drawing(key)
+    return add_preset(key)
 
 
 def _add(item: Stored) -> str | None:
@@ -154,6 +168,14 @@ def _to_pattern(img: np.ndarray, binary: bool, size: int, colour: bool, binarize
     return images.to_continuous(small, colour=colour, unit_norm=True)
 
 
+def _source(key: str, img: np.ndarray, size: int) -> np.ndarray:
+    """The image a pattern is made from: a drawing at its own size exactly, cell for cell
+    (resampling would blur its edges); anything else as stored."""
+    if key.startswith(drawing.PREFIX) and key.split("/")[1] == str(size):
+        return drawing.to_image(drawing.parse_key(key), size)
+    return img
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _pattern_set(keys: tuple, names: tuple, size: int, colour: bool, binarize: str, binary: bool,
                  _images: tuple) -> PatternSet:
@@ -162,7 +184,8 @@ def _pattern_set(keys: tuple, names: tuple, size: int, colour: bool, binarize: s
     representation determine X. Read-only: X is shared by every rerun that asks."""
     shape = (size, size, 3) if colour else (size, size)
     d = int(np.prod(shape))
-    X = (np.stack([_to_pattern(img, binary, size, colour, binarize) for img in _images])
+    X = (np.stack([_to_pattern(_source(k, img, size), binary, size, colour, binarize)
+                   for k, img in zip(keys, _images)])
          if _images else np.zeros((0, d)))
     X.flags.writeable = False
     fp = hashlib.sha1(X.tobytes() + str(shape).encode()).hexdigest()[:16]
@@ -229,7 +252,21 @@ def query(ps: PatternSet) -> tuple[np.ndarray, str]:
     q = images.corrupt(clean, ps.shape, kind, amount, rng=seed, binary=ps.binary)
     if not ps.binary:
         q = q.astype(ps.X.dtype)
-    return q, f"{source}|{kind}|{amount}|{seed}|{ps.fingerprint}"
+    flips = flipped_pixels(ps)
+    if flips:  # pixels flipped by hand (binary patterns): every channel of each
+        q = q.copy()
+        channels = ps.shape[2] if len(ps.shape) == 3 else 1
+        q[[p * channels + c for p in flips for c in range(channels)]] *= -1
+    return q, f"{source}|{kind}|{amount}|{seed}|{ps.fingerprint}|{','.join(map(str, flips))}"
+
+
+def flipped_pixels(ps: PatternSet) -> tuple[int, ...]:
+    """The query's pixels flipped by hand that apply to these patterns (binary ones, pixels
+    inside the image)."""
+    if not ps.binary:
+        return ()
+    pixels = ps.shape[0] * ps.shape[1]
+    return tuple(p for p in setting("q_flip") if p < pixels)
 
 
 # ---------------------------------------------------------------- URL state
