@@ -23,7 +23,7 @@ pages = [
 page = st.navigation(pages)
 state.init_from_url()
 sidebar.presenter_toggle()  # the pages add the shared panels they use
-widgets.apply_presenter_mode()
+widgets.apply_page_style()
 messages = st.container()  # above the page: what the link asked for that could not be used
 settings.clear_page()
 page.run()

@@ -6,6 +6,7 @@ import streamlit as st
 
 from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention
 from ui import charts, compare_cache, dynamics_view, figures, figures_compare, sidebar, state
+from ui.attention import sections
 from ui.attention.settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL, SETTINGS
 
 PAGE = "attention"
@@ -15,30 +16,8 @@ def main() -> None:
     S = SETTINGS.bind()
     sidebar.panels(binary=False)
     st.title("The attention limit")
-    text, eq = st.columns([3, 2], gap="large")
-    text.markdown(
-        "Write the stored patterns as the rows of $X$ and the state as a row $\\xi^\\top$. The "
-        "modern Hopfield update compares the state with every pattern ($X\\xi$), turns the "
-        "scores into weights with a softmax, and returns the weighted average of the patterns. "
-        "That is **attention**: the state is the *query*, the stored patterns are both the "
-        "*keys* and the *values*, and the inverse temperature is the Transformer's "
-        "$\\beta = 1/\\sqrt{d_k}$. A Transformer adds learned projections $W_Q, W_K, W_V$ and "
-        "several heads, and applies attention once per layer. Only when the keys and the values "
-        "are the stored patterns themselves, and the output becomes the next query, is "
-        "repeating it the Hopfield dynamics, which descend one energy to a fixed point; with "
-        "independent learned $W_Q, W_K, W_V$ no energy is guaranteed to fall.\n\n"
-        "Our patterns have unit length, so the scores $x_\\mu^\\top\\xi$ are at most 1 and "
-        "$\\beta = 1/\\sqrt{d}$ is a *very* high temperature: the weights are nearly uniform. "
-        "In a Transformer, queries and keys are about $\\sqrt{d_k}$ long, which brings the "
-        "scores back to order one. Set $\\beta$ by hand to see the sharp, retrieving regime."
-    )
-    with eq:
-        st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_k}}\Big) V")
-        st.latex(r"\xi^{\mathrm{new}} = X^\top \mathrm{softmax}(\beta X \xi)")
-        st.latex(r"Q = \xi^\top W_Q,\quad K = X W_K,\quad V = X W_V")
-        st.markdown("With $W = I$ and $\\beta = 1/\\sqrt{d_k}$:")
-        st.latex(r"(\xi^{\mathrm{new}})^\top = \mathrm{Attention}(\xi^\top, X, X)")
-
+    st.caption("One modern Hopfield step is the attention of a Transformer: the state is the "
+               "query, the stored patterns are the keys and the values.")
     with st.container(key="controls_attention"):
         c = st.columns([2, 2, 2, 2])
         proj_kind = S.show("at_proj", c[0])
@@ -51,24 +30,11 @@ def main() -> None:
         beta_in = S.show("at_beta", c[1], format="%.3f", disabled=not custom)
         all_queries = S.show("at_all", c[2])
         T = S.show("at_T", c[3])
-    with st.expander("Try this", expanded=not state.presenter()):
-        st.markdown(
-            "- With the default **H, O, X** and β = 1/√d = 1/16, every weight in the heatmap is "
-            "close to 1/3 and the iteration settles within a few steps at the **average** of "
-            "the three letters. Switch on *Set β by hand* with **β = 20**: the query's row "
-            "lights up on H and the iteration retrieves H after one step.\n"
-            "- Keep β = 20, choose **random, W_K = W_Q** with **4 heads** and **d_k = 2**: each "
-            "head sees a different random 2-number shadow of the images and the heads disagree. "
-            "Raise d_k to **16** and every head puts its weight on H. Now choose **random, "
-            "independent**: the heads attend to letters at random, as in an untrained "
-            "Transformer; training is what makes Q Kᵀ meaningful.\n"
-            "- Switch on *Also query every stored pattern*: at β = 20 the heatmap is "
-            "(nearly) a diagonal, each corrupted letter attends to itself."
-        )
-
     ps = state.patterns(binary=False)
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar to begin.")
+        sections.explain()
+        sections.try_this()
         return
     q, qkey = state.query(ps)
     X = ps.X  # (N, d)
@@ -162,7 +128,7 @@ def main() -> None:
                 ["query"] + [f"t = {t}" for t in range(1, traj.steps + 1)]),
             changes=figures_compare.change_chart(traj.changes, tol=compare.CONVERGED_TOL),
             energy=figures.energy_curve(E, traj.steps, analysis.energy_rises(E),
-                                        title=f"Energy of ModernHopfield(X, β = {beta_id:.4g})"),
+                                        title=f"Hopfield energy, β = {beta_id:.4g}"),
             last_change=float(traj.changes[-1]), last_energy=float(E[-1]),
             converged=traj.converged, verdict=analysis.verdict(traj, X, binary=False),
             dist=float(np.max(np.abs(traj.final - ref.final))),
@@ -192,6 +158,8 @@ def main() -> None:
     if not it["converged"]:
         st.caption("Not settled yet: raise T, or move β away from the boundary between "
                    "retrieval and averaging, where the dynamics slow down.")
+    sections.explain()
+    sections.try_this()
 
 
 main()

@@ -1,17 +1,14 @@
 """The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
 import streamlit as st
 
-from ui import charts, dynamics_view, figures, pattern_editor, sidebar, state
+from ui import charts, dynamics_view, figures, layout, pattern_editor, sidebar, state
 from ui.classical.settings import SETTINGS, W_SHOWN
 
 PAGE = "classical"
 
 
-def main() -> None:
-    S = SETTINGS.bind()
-    sidebar.panels()
-    st.title("The classical Hopfield network (1982)")
-    text, eq = st.columns([3, 2], gap="large")
+def explain() -> None:
+    text, eq = layout.explain(PAGE)
     text.markdown(
         "Each of the $d$ neurons is on ($+1$) or off ($-1$). Storing patterns sets the "
         "weights by **Hebb's rule**: neurons that are on together in a pattern are wired "
@@ -31,12 +28,8 @@ def main() -> None:
         st.latex(r"\xi_i \leftarrow \mathrm{sgn}(h_i),\quad h = W\xi,\quad \mathrm{sgn}(0): \text{keep}")
         st.latex(r"T > 0:\ P(\xi_i = +1) = \frac{1}{1 + e^{-2 h_i / T}}")
 
-    with st.container(key="controls_classical"):
-        c1, c2, c3, c4 = st.columns(4)
-        mode = S.show("mode", c1, horizontal=True)
-        temperature = S.show("T", c2)
-        rule = S.show("rule", c3)
-        max_steps = S.show("steps", c4)
+
+def try_this() -> None:
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             "- Store **H, O, X**, flip 20 % of the pixels, choose **async** and press *Run*: "
@@ -51,10 +44,25 @@ def main() -> None:
             "are fixed points again."
         )
 
+
+def main() -> None:
+    S = SETTINGS.bind()
+    sidebar.panels()
+    st.title("The classical Hopfield network (1982)")
+    st.caption("Binary neurons, Hebbian weights, an energy that every asynchronous flip lowers: "
+               "store patterns, corrupt one, and step the network back to it.")
+    with st.container(key="controls_classical"):
+        c1, c2, c3, c4 = st.columns(4)
+        mode = S.show("mode", c1, horizontal=True)
+        temperature = S.show("T", c2)
+        rule = S.show("rule", c3)
+        max_steps = S.show("steps", c4)
     ps = state.patterns(binary=True)
     q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar, or draw one above, to begin.")
+        explain()
+        try_this()
         return
     traj = state.run("classical", {"learning_rule": rule}, ps, q, qkey, mode=mode,
                      max_steps=int(max_steps), rng=int(state.setting("q_seed")),
@@ -64,6 +72,8 @@ def main() -> None:
               "at a temperature above zero, neurons may move against their field on purpose.")
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async" and temperature == 0),
                        rise_reason=reason)
+    explain()
+    try_this()
 
     if S.show("W"):
         model = state.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)

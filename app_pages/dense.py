@@ -14,12 +14,13 @@ def main() -> None:
     sidebar.panels()
     sections.intro()
     c = sections.controls()
-    sections.try_this()
 
     ps = state.patterns(binary=True)
     q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar, or draw one above, to begin.")
+        sections.explain()
+        sections.try_this()
         return
     seed = int(state.setting("q_seed"))
     cfg = {"interaction": c["interaction"], "degree": int(c["n"]), "beta": float(c["beta"]),
@@ -29,6 +30,8 @@ def main() -> None:
                      readable=True)
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=sections.RISE_REASON,
                        energy_label=sections.ENERGY_LABEL[cfg["interaction"]])
+    sections.explain()
+    sections.try_this()
 
     # one section at a time: only the chosen one runs
     view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")

@@ -6,7 +6,7 @@ import streamlit as st
 
 from hopfield_core import analysis
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
-from ui import charts, et_cache, figures, state, widgets
+from ui import charts, et_cache, figures, layout, state, widgets
 from ui.et.controls import PATCH, pick_image, pick_mask
 from ui.et.settings import GRID, SETTINGS
 
@@ -14,7 +14,7 @@ PAGE = "et"
 
 
 def explain() -> None:
-    text, eq = st.columns([3, 2], gap="large")
+    text, eq = layout.explain(PAGE)
     text.markdown(
         "The **Energy Transformer** (Hoover et al., 2023) is a Transformer block run as an "
         "energy descent. The image is cut into $4\\times4$ patches; each becomes a token "
@@ -49,10 +49,12 @@ def explain() -> None:
                "projections; the ET descends an energy in which all tokens attend to each other.")
 
 
-def main() -> None:
+def live() -> None:
+    """The controls and the completion (or what stops it)."""
     SETTINGS.bind()
     st.title("The Energy Transformer")
-    explain()
+    st.caption("A Transformer block run as an energy descent fills in the hidden patches of a "
+               "photo, step by step, while its energy falls.")
     options = et_cache.devices()
     with st.container(key="controls_et"):
         left, right = st.columns([1, 1], gap="large")
@@ -85,11 +87,11 @@ def main() -> None:
         c = st.columns(4)
         charts.plot(c[0], figures.image(image, "Original", 260), key="et_original",
                           config={"displayModeBar": False})
-        charts.plot(c[1], figures.image(show_masked(image, mask, PATCH), "What the model sees", 260),
+        charts.plot(c[1], figures.image(show_masked(image, mask, PATCH), "Masked input", 260),
                           key="et_masked", config={"displayModeBar": False})
         charts.plot(c[2], figures.image(out.frames[t], f"After step {t}", 260), key="et_frame",
                           config={"displayModeBar": False})
-        charts.plot(c[3], figures.image(mean_fill(image, mask, PATCH), "Mean-fill yardstick", 260),
+        charts.plot(c[3], figures.image(mean_fill(image, mask, PATCH), "Mean fill", 260),
                           key="et_meanfill", config={"displayModeBar": False})
         steps = np.arange(T + 1)
         fig = figures.line_chart(steps, {"total": out.energies, "attention": out.energies_att,
@@ -107,6 +109,12 @@ def main() -> None:
         widgets.stop_if_done(PAGE, t, T)
 
     widgets.animated(PAGE, body)
+
+
+
+def main() -> None:
+    live()
+    explain()  # below the live figure, whatever happened above
 
 
 main()

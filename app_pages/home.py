@@ -1,6 +1,8 @@
 """Home: what the app is, the road from Hopfield 1982 to the Transformer, how to start."""
 import streamlit as st
 
+from ui import layout
+
 PAGES = [("classical", "Classical network"), ("dense", "Dense associative memory"),
          ("modern", "Modern network & metastable states"), ("landscape", "Energy landscape"),
          ("side_by_side", "Side by side"), ("attention", "The attention limit"),
@@ -18,7 +20,7 @@ def main() -> None:
         "Transformer."
     )
     st.subheader("The road from 1982 to the Transformer")
-    left, right = st.columns([3, 2], gap="large")
+    left, right = layout.explain("home", heading=None)
     with left:
         st.markdown(
             "**1. Classical network (Hopfield, 1982).** Binary neurons $\\xi_i \\in \\{-1,+1\\}$, "
@@ -37,8 +39,8 @@ def main() -> None:
             "**5. The Energy Transformer (Hoover et al., 2023).** A whole Transformer block whose "
             "every step lowers one global energy: it completes masked images."
         )
+    left.markdown("**The energies**")
     with right:
-        st.markdown("**The energies**")
         st.latex(r"E_{1982}(\xi) = -\tfrac12\, \xi^\top W \xi, \quad W = \tfrac1d \sum_\mu x_\mu x_\mu^\top")
         st.latex(r"E_{\mathrm{dense}}(\xi) = -\sum_\mu F(x_\mu^\top \xi)")
         st.latex(r"E_{\mathrm{modern}}(\xi) = -\tfrac1\beta \log \sum_\mu e^{\beta\, x_\mu^\top \xi}"
@@ -46,15 +48,16 @@ def main() -> None:
         st.latex(r"\xi^{\mathrm{new}} = X^\top \mathrm{softmax}(\beta X \xi)")
     st.subheader("How to start")
     st.markdown(
-        "1. Store a few patterns: letters, digits, shapes, photos, or your own images.\n"
+        "1. Open a page and store a few patterns in its sidebar: letters, digits, shapes, "
+        "photos, your own images, or one you draw.\n"
         "2. Pick one, corrupt it (flip pixels, add noise, hide half), and press **Step**.\n"
         "3. Watch the state, the energy curve and the overlap with every stored pattern.\n"
         "4. Store more patterns than the classical network can hold, and see which network "
         "still retrieves them."
     )
-    cols = st.columns(4)
-    for i, (path, label) in enumerate(PAGES):
-        cols[i % 4].page_link(f"app_pages/{path}.py", label=label)
+    with st.container(horizontal=True, wrap=True, gap="medium"):  # wraps on a narrow screen
+        for path, label in PAGES:
+            st.page_link(f"app_pages/{path}.py", label=label, width="content")
 
 
 main()

@@ -3,14 +3,19 @@ through image space, and exhaustively for small binary networks. Layout only: th
 in ui/landscape/."""
 import streamlit as st
 
-from ui import sidebar, state
+from ui import layout, sidebar, state
 from ui.landscape import plane, slice, states, world
 from ui.landscape.settings import SETTINGS
 
 
 def intro() -> None:
     st.title("The energy landscape")
-    text, eq = st.columns([3, 2], gap="large")
+    st.caption("The surface the dynamics roll down: whole in a 2-D world, on a plane and a line "
+               "through image space, and state by state for a tiny binary network.")
+
+
+def explain() -> None:
+    text, eq = layout.explain("landscape")
     text.markdown(
         "Every Hopfield network has an **energy** $E(\\xi)$. Updated one neuron at a time "
         "(asynchronously), or with the continuous update below, the state only ever goes "
@@ -59,6 +64,7 @@ def main() -> None:
                 st.info("Store at least one pattern in the sidebar to begin.")
             else:
                 (plane if view == "plane" else slice).show(ps)
+    explain()
 
 
 main()

@@ -12,19 +12,22 @@ PAGE = "modern"
 def main() -> None:
     SETTINGS.bind()
     sidebar.panels(binary=False)
-    sections.explanation()
+    sections.intro()
     beta, gamma, max_steps = sections.controls()
-    sections.try_this()
 
     ps = state.patterns(binary=False)
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar to begin.")
+        sections.explanation()
+        sections.try_this()
         return
     q, qkey = state.query(ps)
     traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps, tol=TOL,
                      gamma=gamma)
     dynamics_view.show(PAGE, traj, ps, monotone=True)
     sections.run_summary(traj, ps, (ps.fingerprint, qkey, beta, gamma, max_steps, TOL))
+    sections.explanation()
+    sections.try_this()
 
     # one section at a time: only the chosen one runs
     view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from hopfield_core import Trajectory, analysis, compare
-from ui import charts, dynamics_view, figures_compare, sidebar, state
+from ui import charts, dynamics_view, figures_compare, layout, sidebar, state
 from ui.side_by_side.settings import SETTINGS
 
 PAGE = "side_by_side"
@@ -23,11 +23,8 @@ class Net:
     traj: Trajectory
 
 
-def main() -> None:
-    S = SETTINGS.bind()
-    sidebar.panels()
-    st.title("Side by side")
-    text, eq = st.columns([3, 2], gap="large")
+def explain() -> None:
+    text, eq = layout.explain(PAGE)
     text.markdown(
         "Four networks, one memory, one question. Every network below stores the **same "
         "patterns** from the sidebar and starts from the **same corrupted query**; only the "
@@ -46,14 +43,8 @@ def main() -> None:
         st.latex(r"E_{\mathrm{modern}} = -\tfrac1\beta \log \sum_\mu e^{\beta\, x_\mu^\top \xi}"
                  r" + \tfrac12\, \xi^\top \xi + C")
 
-    with st.container(key="controls_side_by_side"):
-        c = st.columns([3, 2, 2, 2, 2, 3])
-        mode = S.show("sb_mode", c[0], horizontal=True)
-        degree = S.show("sb_degree", c[1])
-        exp_beta = S.show("sb_exp_beta", c[2], format="%.2f")
-        beta = S.show("sb_beta", c[3], format="%.1f")
-        max_steps = S.show("sb_steps", c[4])
-        view = S.show("sb_view", c[5], horizontal=True)
+
+def try_this() -> None:
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             f"- Store the 8 letters **A to H** at size **12**, query **A** with 20 % flipped, "
@@ -66,9 +57,26 @@ def main() -> None:
             "metastable average of D and B; at **1** it averages nearly every letter."
         )
 
+
+def main() -> None:
+    S = SETTINGS.bind()
+    sidebar.panels()
+    st.title("Side by side")
+    st.caption("Four networks, one memory: the same stored patterns, the same corrupted query, "
+               "and only the energy differs.")
+    with st.container(key="controls_side_by_side"):
+        c = st.columns(3) + st.columns(3)  # two rows: readable on a projector
+        mode = S.show("sb_mode", c[0], horizontal=True)
+        degree = S.show("sb_degree", c[1])
+        exp_beta = S.show("sb_exp_beta", c[2], format="%.2f")
+        beta = S.show("sb_beta", c[3], format="%.1f")
+        max_steps = S.show("sb_steps", c[4])
+        view = S.show("sb_view", c[5], horizontal=True)
     ps = state.patterns(binary=True)
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar to begin.")
+        explain()
+        try_this()
         return
     pc = state.patterns(binary=False)
     q, qkey = state.query(ps)
@@ -141,6 +149,8 @@ def main() -> None:
                   "made from." if target is not None else
                   "The query is an uploaded image: “Retrieved?” asks whether any stored pattern "
                   "was recovered."))
+    explain()
+    try_this()
 
 
 main()

@@ -56,7 +56,7 @@ def energy_curve(energies: np.ndarray, t: int, rises: np.ndarray | None = None,
                                   yaxis=dict(title="E", exponentformat="power")))
 
 
-def overlap_bars(m: np.ndarray, names: list[str], title: str = "Overlap with each stored pattern",
+def overlap_bars(m: np.ndarray, names: list[str], title: str = "Overlap m per pattern",
                  height: int = 300) -> go.Figure:
     """m_mu in [-1, 1]: +1 is the pattern itself, -1 its mirror image."""
     colours = [GREEN if v > 0.99 else RED if v < -0.99 else BLUE for v in m]
@@ -123,6 +123,16 @@ def domains(n: int, spacing: float) -> list[list[float]]:
     return [[i * (width + spacing), i * (width + spacing) + width] for i in range(n)]
 
 
+def two_lines(title: str, limit: int = 12) -> str:
+    """A panel title longer than `limit` characters broken at its middlemost space (panels
+    sit side by side: one long title would run into the next)."""
+    if len(title) <= limit or " " not in title:
+        return title
+    spaces = [i for i, ch in enumerate(title) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    return title[:cut] + "<br>" + title[cut + 1:]
+
+
 def panel_axes(n: int, spacing: float, x: dict | None = None, y: dict | None = None,
                titles: list[str] | None = None) -> dict:
     """Layout entries for n panels in one row: xaxis, xaxis2, ... each with its domain, and
@@ -133,7 +143,7 @@ def panel_axes(n: int, spacing: float, x: dict | None = None, y: dict | None = N
         out[f"xaxis{sfx}"] = {**AXIS, **(x or {}), "domain": dom, "anchor": f"y{sfx}"}
         out[f"yaxis{sfx}"] = {**AXIS, **(y or {}), "anchor": f"x{sfx}"}
         if titles:
-            notes.append(note((dom[0] + dom[1]) / 2, 1.0, titles[i - 1], xref="paper",
+            notes.append(note((dom[0] + dom[1]) / 2, 1.0, two_lines(titles[i - 1]), xref="paper",
                               yref="paper", xanchor="center", yanchor="bottom",
                               font=dict(size=15)))
     out["annotations"] = notes

@@ -33,7 +33,7 @@ def image_row(frames: list[np.ndarray], titles: list[str], height: int = 260) ->
     for i in range(1, n + 1):
         axes[f"yaxis{'' if i == 1 else i}"]["scaleanchor"] = f"x{'' if i == 1 else i}"
     lay = layout(None, height, **axes)
-    lay["margin"] = dict(l=10, r=10, t=40, b=10)
+    lay["margin"] = dict(l=10, r=10, t=58, b=10)  # room for two-line panel titles
     return go.Figure(data, lay)
 
 
@@ -53,7 +53,7 @@ def energy_small_multiples(curves: list[np.ndarray], titles: list[str],
                                                    rangemode="tozero")
     axes["yaxis"]["title"] = "E"
     lay = layout(None, height, **axes)
-    lay["margin"] = dict(l=10, r=10, t=40, b=10)
+    lay["margin"] = dict(l=10, r=10, t=58, b=10)
     return go.Figure(data, lay)
 
 
@@ -141,7 +141,7 @@ def change_chart(changes: np.ndarray, tol: float | None = None, height: int = 30
     if len(zeros):
         notes.append(note(float(zeros[0]), 0.1, f"exactly 0 from step {int(zeros[0])}",
                           yref="paper", xanchor="left", font=dict(color=GREY)))
-    return figure(line, "How far each step moves the state (log scale)", height,
+    return figure(line, "Change per step (log scale)", height,
                   xaxis=dict(title="step t", range=[0, len(c) + 0.5], dtick=max(1, len(c) // 10)),
                   yaxis=dict(title="max |ξ(t) − ξ(t−1)|", type="log", exponentformat="power"),
                   shapes=shapes, annotations=notes)

@@ -329,8 +329,11 @@ class Settings:
         if self.hidden(key):
             st.session_state.pop(sk, None)
             return values[sk]
-        if sk not in st.session_state:
-            st.session_state[sk] = list(values[sk]) if f.kind == "multi" else values[sk]
+        # Set the widget's state explicitly on every run, to its own newest value: a widget
+        # drawn by a page script has an id of that page, so on another page the same key is a
+        # new widget that would otherwise start from its default (the value would be lost).
+        current = st.session_state[sk] if sk in st.session_state else values[sk]
+        st.session_state[sk] = list(current) if f.kind == "multi" else current
         where = where or st
         common = dict(key=sk, help=f.help, **kw)
         if f.widget == "slider":

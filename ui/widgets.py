@@ -24,22 +24,47 @@ def link_messages() -> None:
 
 # ---------------------------------------------------------------- presenter mode
 
+# every page, every screen: nothing is cut with an ellipsis, formulas shrink a little on
+# narrow screens and flow side by side where they fit (ui.layout.explain)
+PAGE_CSS = """
+<style>
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] *
+  { white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] *
+  { line-height: 1.15; word-break: keep-all !important; overflow-wrap: normal !important; }
+html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"] *
+  { font-size: clamp(1.3rem, 2.2vw, 2.25rem); }
+[class*="st-key-formulas"] [data-testid="stElementContainer"] { flex: 0 1 auto !important; width: auto !important;
+  max-width: 100% !important; }
+@media (max-width: 1300px) { .katex-display { font-size: 0.95em; } h1 { font-size: 2.25rem !important; } }
+.block-container { padding-top: 3rem !important; }
+[data-testid="stPageLink"] *, [data-testid="stButton"] button * { white-space: normal !important; }
+.stMarkdownEllipsis, .stMarkdownEllipsis * { white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; }
+</style>
+"""
+
 PRESENTER_CSS = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [class*="st-key-controls"] { display: none !important; }
-.block-container { max-width: 100% !important; padding-top: 3.5rem !important; }
+.block-container { max-width: 100% !important; padding-top: 4rem !important; }
 html, body, [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li
   { font-size: 1.35rem !important; }
-h1 { font-size: 3rem !important; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.8rem !important; }
+html body h1 { font-size: clamp(2.2rem, 3.2vw, 3rem) !important; }
+html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"] *
+  { font-size: clamp(1.7rem, 3.2vw, 2.6rem) !important; }
+html body [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
 </style>
 """
 
 
-def apply_presenter_mode() -> None:
+def apply_page_style() -> None:
+    """The page CSS, and in presenter mode the back row's."""
+    st.html(PAGE_CSS)  # style only: takes no room on the page
     if state.presenter():
-        st.markdown(PRESENTER_CSS, unsafe_allow_html=True)
+        st.html(PRESENTER_CSS)
         st.button("Leave presenter mode", key="leave_presenter", on_click=_leave_presenter)
 
 
@@ -75,19 +100,19 @@ def player(page: str, T: int, run_key: str) -> int:
         st.session_state[f"{page}_playing"] = False
     t = min(st.session_state.get(_cursor(page), 0), T)
     playing = st.session_state.get(f"{page}_playing", False)
-    cols = st.columns([1, 1, 1, 1, 3])
-    cols[0].button("Reset", icon=":material/first_page:", key=f"{page}_reset", on_click=_set_t, args=(page, 0), width="stretch")
-    cols[1].button("Step", icon=":material/step:", key=f"{page}_step", on_click=_set_t, args=(page, min(t + 1, T)),
-                   disabled=t >= T, width="stretch", type="primary")
-    cols[2].button("Run", icon=":material/last_page:", key=f"{page}_run_all", on_click=_set_t, args=(page, T),
-                   disabled=t >= T, width="stretch")
+    # buttons as wide as their labels, wrapping onto a second line on a narrow screen
+    row = st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="center")
+    row.button("Reset", icon=":material/first_page:", key=f"{page}_reset", on_click=_set_t, args=(page, 0))
+    row.button("Step", icon=":material/step:", key=f"{page}_step", on_click=_set_t, args=(page, min(t + 1, T)),
+                   disabled=t >= T, type="primary")
+    row.button("Run", icon=":material/last_page:", key=f"{page}_run_all", on_click=_set_t, args=(page, T),
+                   disabled=t >= T)
     if playing:
-        cols[3].button("Pause", icon=":material/pause:", key=f"{page}_pause", on_click=_set_t, args=(page, t),
-                       width="stretch")
+        row.button("Pause", icon=":material/pause:", key=f"{page}_pause", on_click=_set_t, args=(page, t))
     else:
-        cols[3].button("Play", icon=":material/play_arrow:", key=f"{page}_play", on_click=_play, args=(page, T),
-                       disabled=T == 0, width="stretch")
-    cols[4].markdown(f"**step {t} of {T}**")
+        row.button("Play", icon=":material/play_arrow:", key=f"{page}_play", on_click=_play, args=(page, T),
+                       disabled=T == 0)
+    row.markdown(f"**step {t} of {T}**", width="content")
     if T > 0:
         st.session_state[f"{page}_scrub"] = t
         st.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",

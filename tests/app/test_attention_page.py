@@ -144,7 +144,7 @@ def test_default_beta_iteration_ends_at_the_global_average():
     assert metric(at, "max |ξ(T) − fixed point of ModernHopfield.run|") < 1e-6
     assert any("Global fixed point" in i.value and "raise β to retrieve" in i.value for i in at.info)
     assert not at.warning  # the default shows the lesson, not a warning
-    energy = next(s for s in charts(at) if s["layout"].get("title", {}).get("text", "").startswith("Energy of"))
+    energy = next(s for s in charts(at) if s["layout"].get("title", {}).get("text", "").startswith("Hopfield energy"))
     E = array(energy["data"][0]["y"])
     assert len(E) == 11 and E[-1] == pytest.approx(ref.energies[-1], rel=1e-9)
     assert np.all(np.diff(E) <= 1e-12)

@@ -13,7 +13,9 @@ def sidebar_store_count(pg) -> str:
 
 def test_home(page):
     assert page.locator("h1").first.inner_text() == "Hopfield energy landscapes"
-    assert sidebar_store_count(page) == "Pattern store (3/40)"
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.get_by_text("Presenter mode").count() == 1
+    assert sidebar.get_by_text(re.compile(r"Pattern store")).count() == 0  # home uses no store
     assert_healthy(page)
     shot(page, "home")
 

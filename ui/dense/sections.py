@@ -7,7 +7,7 @@ import streamlit as st
 
 from hopfield_core import capacity
 
-from .. import budget, charts, dynamics_view, state
+from .. import budget, charts, dynamics_view, layout, state
 from . import cache as dense_cache
 from .settings import DEMO_LETTERS, DEMO_SIZE, MAX_DEGREE, SETTINGS, load_demo
 
@@ -23,7 +23,12 @@ ENERGY_LABEL = {"polynomial": "Energy E / dⁿ", "exponential": "Log-domain ener
 
 def intro() -> None:
     st.title("Dense associative memory (Krotov & Hopfield 2016)")
-    text, eq = st.columns([3, 2], gap="large")
+    st.caption("A sharper interaction than the classical square: far more patterns stored in "
+               "the same neurons. Load the demo, then compare the degree n = 2 with n = 3.")
+
+
+def explain() -> None:
+    text, eq = layout.explain("dense")
     text.markdown(
         "The classical network scores a state by the **squared** overlaps $x_\\mu\\cdot\\xi$ "
         "with the stored patterns. Every stored pattern adds crosstalk of size about "
@@ -48,43 +53,43 @@ def intro() -> None:
                  r" - F(x_\mu\cdot\xi^{(i-)})\Big] \end{aligned}")
         st.latex(r"\begin{aligned} N_{\max} &\sim d^{\,n-1} && \text{polynomial} \\ "
                  r"N_{\max} &\sim 2^{d/2} && \text{exponential} \end{aligned}")
-        st.caption("$\\xi^{(i\\pm)}$ is $\\xi$ with neuron $i$ set to $\\pm 1$.")
-        st.info(
-            "The exponential used "
-            "here, $e^{\\beta(z-d)} = e^{-\\beta d}\\, e^{\\beta z}$, is a **positive rescaling** "
-            "of Demircigil's $e^{z}$ (at $\\beta = 1$): every term is multiplied by the same "
-            "positive constant $e^{-\\beta d}$. That **changes no update** (each neuron compares "
-            "two energies, and the comparison survives the rescaling) and keeps $E$ in "
-            "$[-N, 0]$, where $e^{z}$ would already reach $10^{111}$ at $d = 256$.",
-            icon=":material/info:"
+    st.caption("$\\xi^{(i\\pm)}$ is $\\xi$ with neuron $i$ set to $\\pm 1$.")
+    st.info(
+        "The exponential used "
+        "here, $e^{\\beta(z-d)} = e^{-\\beta d}\\, e^{\\beta z}$, is a **positive rescaling** "
+        "of Demircigil's $e^{z}$ (at $\\beta = 1$): every term is multiplied by the same "
+        "positive constant $e^{-\\beta d}$. That **changes no update** (each neuron compares "
+        "two energies, and the comparison survives the rescaling) and keeps $E$ in "
+        "$[-N, 0]$, where $e^{z}$ would already reach $10^{111}$ at $d = 256$.",
+        icon=":material/info:"
+    )
+    with st.expander("Which energy the curves show"):
+        st.markdown(
+            "$E$ itself is unreadable at the two ends: at $n = 10$ and $d = 256$ it reaches $-10^{24}$, "
+            "and the exponential's terms fall below the smallest float away from the "
+            "patterns ($E = -5\\cdot 10^{-45}$ for a query 51 flips from H at $\\beta = 1$, "
+            "$d = 256$; exactly $-0.0$ at $\\beta = 10$). The curves show a strictly "
+            "increasing function of $E$ instead: it falls exactly when $E$ falls, so "
+            "every update and every verdict is the same."
         )
-        with st.expander("Which energy the curves show"):
-            st.markdown(
-                "$E$ itself is unreadable at the two ends: at $n = 10$ and $d = 256$ it reaches $-10^{24}$, "
-                "and the exponential's terms fall below the smallest float away from the "
-                "patterns ($E = -5\\cdot 10^{-45}$ for a query 51 flips from H at $\\beta = 1$, "
-                "$d = 256$; exactly $-0.0$ at $\\beta = 10$). The curves show a strictly "
-                "increasing function of $E$ instead: it falls exactly when $E$ falls, so "
-                "every update and every verdict is the same."
-            )
-            st.latex(r"\text{polynomial: } \frac{E}{d^{\,n}} = -\sum_\mu "
-                     r"\Big(\frac{x_\mu\cdot\xi}{d}\Big)^{n} \in [-N, N]")
-            st.latex(r"\text{exponential: } \tilde E = -\frac1\beta \log \sum_\mu "
-                     r"e^{\beta (x_\mu\cdot\xi - d)} = -\frac1\beta \log(-E)")
+        st.latex(r"\text{polynomial: } \frac{E}{d^{\,n}} = -\sum_\mu "
+                 r"\Big(\frac{x_\mu\cdot\xi}{d}\Big)^{n} \in [-N, N]")
+        st.latex(r"\text{exponential: } \tilde E = -\frac1\beta \log \sum_\mu "
+                 r"e^{\beta (x_\mu\cdot\xi - d)} = -\frac1\beta \log(-E)")
 
 
 def controls() -> dict:
     """The model's controls; returns the values in use (a link may hide some controls)."""
     S = SETTINGS
     with st.container(key="controls_dense"):
-        c1, c2, c3, c4 = st.columns([2, 3, 2, 3])
+        c1, c2, c3 = st.columns([2, 3, 3])
         poly = S.show("interaction", c1) == "polynomial"
+        S.show("rect", c1, disabled=not poly)
         S.show("n", c2, disabled=not poly)
-        c2.caption("n = 2 **is** the classical network; each step up from n multiplies the "
+        S.show("beta", c3, disabled=poly)
+        st.caption("n = 2 **is** the classical network; each step up from n multiplies the "
                    "capacity by about d / (2n - 1)." if poly else "The degree plays no part in the exponential.")
-        S.show("rect", c3, disabled=not poly)
-        S.show("beta", c4, disabled=poly)
-        c5, c6, c7 = st.columns([2, 2, 6])
+        c5, c6, c7 = st.columns([2, 2, 5])
         S.show("mode", c5, horizontal=True)
         S.show("steps", c6)
         c7.caption("Async: a sweep visits every neuron once in a random order (the query's "

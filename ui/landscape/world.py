@@ -71,7 +71,7 @@ def controls():
     return table, float(qx), float(qy), float(beta), int(max_steps)
 
 
-def show() -> None:
+def explain() -> None:
     st.markdown(
         "With patterns in the **plane** you can see the whole landscape at once. Place 2 to 6 "
         "patterns and a query; the contour shows the exact energy of the continuous network "
@@ -79,7 +79,12 @@ def show() -> None:
         "to the softmax-weighted average of the patterns. Small $\\beta$ melts the valleys into "
         "one; large $\\beta$ digs one valley per pattern."
     )
-    st.latex(MODERN_ENERGY + r",\qquad \xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)")
+    with st.container(horizontal=True, wrap=True, gap="large", key="formulas_world"):
+        st.latex(MODERN_ENERGY)
+        st.latex(r"\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)")
+
+
+def show() -> None:
     apply_click()
     table, qx, qy, beta, max_steps = controls()
     rows = table[["x", "y"]].astype(object).values.tolist() if set(table.columns) >= {"x", "y"} else []
@@ -113,3 +118,4 @@ def show() -> None:
         charts.plot(st, state.shared(key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="Energy at each step", height=280)),
                         key="ls_world_energy", config=CHART)
+    explain()

@@ -10,14 +10,20 @@ import streamlit as st
 from hopfield_core import fixed_point_kind, images, k90
 from hopfield_core.metastable import kind_ranges, representative_betas, retrieval_radius
 
-from .. import budget, charts, figures, state
+from .. import budget, charts, figures, layout, state
 from . import cache as modern_cache
 from . import figures as figures_modern
 from .settings import BETAS, COMPARE_GAMMAS, COMPARE_STEPS, SETTINGS, TOL, fmt_beta
 
-def explanation() -> None:
+def intro() -> None:
     st.title("The modern continuous network and metastable states")
-    text, eq = st.columns([3, 2], gap="large")
+    st.caption("Continuous states and a log-sum-exp energy: one step retrieves a pattern, and "
+               "the inverse temperature β decides whether it is one pattern, a blend of a few, "
+               "or the average of all.")
+
+
+def explanation() -> None:
+    text, eq = layout.explain("modern")
     text.markdown(
         "Here the state $\\xi$ is a vector of real numbers and the stored patterns are the "
         "rows $x_\\mu$ of $X$ (centred, unit length). One update replaces $\\xi$ by a "
@@ -93,7 +99,7 @@ def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
                    "k90 and the kind describe where it stopped. Raise the step limit or gamma.")
     bars, heat = st.columns([2, 3])
     names = tuple(ps.names)
-    title = f"Softmax weights at the end (step {traj.steps})"
+    title = f"Softmax weights, step {traj.steps}"
     _plot(bars, "mh_weights_final", run_key + names,
           lambda: figures.weight_bars(p_end, ps.names, title=title))
     _plot(heat, "mh_weights_steps", run_key + names,
