@@ -16,8 +16,8 @@ def main() -> None:
     S = SETTINGS.bind()
     sidebar.panels(binary=False)
     st.title("The attention limit")
-    st.caption("One modern Hopfield step is the attention of a Transformer: the state is the "
-               "query, the stored patterns are the keys and the values.")
+    st.caption("One modern Hopfield step is a Transformer's attention with β = 1/√d_k: the state "
+               "is the query, the stored patterns are the keys and the values.")
     with st.container(key="controls_attention"):
         c = st.columns([2, 2, 2, 2])
         proj_kind = S.show("at_proj", c[0])

@@ -49,8 +49,8 @@ def main() -> None:
     S = SETTINGS.bind()
     sidebar.panels()
     st.title("The classical Hopfield network (1982)")
-    st.caption("Binary neurons, Hebbian weights, an energy that every asynchronous flip lowers: "
-               "store patterns, corrupt one, and step the network back to it.")
+    st.caption("Binary neurons and Hebbian weights: updated one at a time at zero temperature, "
+               "the state only goes downhill in energy. Corrupt a stored pattern and step it back.")
     with st.container(key="controls_classical"):
         c1, c2, c3, c4 = st.columns(4)
         mode = S.show("mode", c1, horizontal=True)

@@ -62,8 +62,8 @@ def main() -> None:
     S = SETTINGS.bind()
     sidebar.panels()
     st.title("Side by side")
-    st.caption("Four networks, one memory: the same stored patterns, the same corrupted query, "
-               "and only the energy differs.")
+    st.caption("Four networks, one memory: the same stored images and the same corruption of "
+               "the query; the energies differ (and the modern network's states are continuous).")
     with st.container(key="controls_side_by_side"):
         c = st.columns(3) + st.columns(3)  # two rows: readable on a projector
         mode = S.show("sb_mode", c[0], horizontal=True)

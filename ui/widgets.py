@@ -54,7 +54,7 @@ html, body, [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownConta
   { font-size: 1.35rem !important; }
 html body h1 { font-size: clamp(2.2rem, 3.2vw, 3rem) !important; }
 html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"] *
-  { font-size: clamp(1.7rem, 3.2vw, 2.6rem) !important; }
+  { font-size: clamp(1.5rem, 2.8vw, 2.6rem) !important; }
 html body [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
 </style>
 """

@@ -31,7 +31,8 @@ def controls(ps):
     return mode, (chosen if mode == "three" else ()), beta, max_steps
 
 
-def show(ps) -> None:
+def explain() -> None:
+    st.subheader("What this view shows")
     st.markdown(
         "Image patterns live in $d$ dimensions, so we look at a **plane** through that space: "
         "either the plane of the stored patterns' two main directions of variation (PCA, "
@@ -41,14 +42,19 @@ def show(ps) -> None:
     )
     st.latex(r"\xi(u, v) = \bar x + u\, e_1 + v\, e_2,\qquad E(u, v) = E(\xi(u, v)),\qquad "
              r"(u, v) = \big(e_1^\top(\xi - \bar x),\ e_2^\top(\xi - \bar x)\big)")
+
+
+def show(ps) -> None:
     if ps.N < 3:
         st.info("A plane needs at least 3 stored patterns: add some in the sidebar.")
+        explain()
         return
     mode, chosen, beta, max_steps = controls(ps)
     try:
         plane = cache.plane_for(ps.fingerprint, mode, chosen, ps.X)
     except ValueError as e:
         st.error(str(e))
+        explain()
         return
     q, qkey = state.query(ps)
     traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps)
@@ -92,3 +98,4 @@ def show(ps) -> None:
             lim = float(np.max(np.abs(vec))) or 1.0
             col.image(state.picture_png(vec, ps.shape, -lim, lim, width=160), caption=cap, width=160,
                       output_format="PNG")
+    explain()

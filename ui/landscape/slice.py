@@ -13,7 +13,8 @@ from .settings import SETTINGS
 CHART = {"displayModeBar": False}
 
 
-def show(ps) -> None:
+def explain() -> None:
+    st.subheader("What this view shows")
     st.markdown(
         "Walk in a straight line from one stored pattern to another. Two separate valleys show "
         "a **barrier** in between, and $\\beta$ sets its height: at small $\\beta$ the valleys "
@@ -22,8 +23,12 @@ def show(ps) -> None:
     )
     st.latex(r"E(t) = E\big((1-t)\,x_a + t\,x_b\big),\qquad "
              r"\Delta E = \max_{0\le t\le 1} E(t) - \max\big(E(0), E(1)\big)")
+
+
+def show(ps) -> None:
     if ps.N < 2:
         st.info("A slice needs at least 2 stored patterns: add some in the sidebar.")
+        explain()
         return
     labels = [f"{i + 1}. {n}" for i, n in enumerate(ps.names)]
     with st.container(key="controls_landscape_slice"):
@@ -33,9 +38,11 @@ def show(ps) -> None:
         betas = SETTINGS.show("betas", c3)
     if a == b:
         st.warning("Choose two different patterns: a line from a pattern to itself is a point.")
+        explain()
         return
     if not betas:
         st.info("Choose at least one value of β.")
+        explain()
         return
     betas = tuple(sorted(float(v) for v in betas))
     ts, E, bars = cache.line_slice(ps.fingerprint, a, b, betas, ps.X)
@@ -57,3 +64,4 @@ def show(ps) -> None:
     }), hide_index=True, key="ls_slice_table")
     st.caption("A barrier of 0 means the segment has no hump: from the higher end the energy "
                "only falls along the line, so that end is no valley in this direction.")
+    explain()

@@ -56,7 +56,8 @@ def patterns(d, n, seed, source):
     return X
 
 
-def show() -> None:
+def explain() -> None:
+    st.subheader("What this view shows")
     st.markdown(
         "With $d \\le 16$ neurons there are at most $2^{16} = 65\\,536$ states: few enough to "
         "compute the energy of **every one** and find every **local minimum** (a state that no "
@@ -65,9 +66,13 @@ def show() -> None:
     )
     st.latex(r"\text{classical: } E = -\tfrac12\,\xi^\top W \xi"
              r"\qquad \text{dense } (n=3)\text{: } E = -\sum_\mu (x_\mu^\top \xi)^3")
+
+
+def show() -> None:
     d, n, seed, model, source, xaxis, ref = controls()
     X = patterns(d, n, seed, source)
     if X is None:
+        explain()
         return
     ref = min(ref, len(X) - 1)
     patterns_key = X.astype(np.int8).tobytes().hex()
@@ -112,3 +117,4 @@ def show() -> None:
         else:
             st.caption("The cubic energy is odd: E(-ξ) = -E(ξ), so mirrors are maxima, not minima, "
                        "and the capacity grows like d².")
+    explain()

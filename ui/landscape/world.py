@@ -72,6 +72,7 @@ def controls():
 
 
 def explain() -> None:
+    st.subheader("What this view shows")
     st.markdown(
         "With patterns in the **plane** you can see the whole landscape at once. Place 2 to 6 "
         "patterns and a query; the contour shows the exact energy of the continuous network "

@@ -17,9 +17,8 @@ from .settings import BETAS, COMPARE_GAMMAS, COMPARE_STEPS, SETTINGS, TOL, fmt_b
 
 def intro() -> None:
     st.title("The modern continuous network and metastable states")
-    st.caption("Continuous states and a log-sum-exp energy: one step retrieves a pattern, and "
-               "the inverse temperature β decides whether it is one pattern, a blend of a few, "
-               "or the average of all.")
+    st.caption("Continuous states and a log-sum-exp energy: the inverse temperature β decides "
+               "whether the state ends at one pattern, a blend of a few, or the average of all.")
 
 
 def explanation() -> None:
