@@ -8,7 +8,7 @@ import re
 import numpy as np
 
 PREFIX = "drawn/"                 # a drawing's key in the pattern store: drawn/<size>/<hex>
-SIZES = (8, 12, 16, 20, 24, 32)   # the representation's sizes (ui.shared_settings.SIZES)
+SIZES = (8, 12, 16, 20, 24, 32)   # the sizes patterns are made at (the app's sidebar offers these)
 
 
 def cell(x: float, y: float, shown_width: float, shown_height: float, size: int) -> tuple[int, int]:
@@ -70,7 +70,3 @@ def to_image(grid: np.ndarray, side: int) -> np.ndarray:
     img = np.where(np.asarray(grid, dtype=bool)[np.ix_(rows, rows)], 0.0, 1.0)
     return np.repeat(img[:, :, None], 3, axis=2)
 
-
-def from_pattern(pattern: np.ndarray, size: int) -> np.ndarray:
-    """A bipolar pattern of size * size (grey) values as a drawing: -1 is ink."""
-    return np.asarray(pattern).reshape(size, size) < 0

@@ -1,6 +1,7 @@
 """Drawing by hand: a grid to draw a pattern at the current size and store it, and the query
-with pixels to flip by clicking. Both are fragments: a click reruns the editor, not the page,
-until a drawing is stored or the query changes."""
+with pixels to flip by clicking. The grid is a fragment (a click reruns the grid, not the page,
+until the drawing is stored); a flip changes the query, so it reruns the page, and is applied
+before the query is made."""
 from __future__ import annotations
 
 import numpy as np

@@ -3,11 +3,12 @@ the query is made. Declared once, bound to widgets, the link and messages by ui.
 store itself, the uploaded query image and presenter mode are read by ui.state)."""
 from __future__ import annotations
 
+from hopfield_core.drawing import SIZES
 from hopfield_core.images import CORRUPTIONS
 
 from .settings import Choice, Custom, Flag, Float, Int, Pick, Settings
 
-SIZES = (8, 12, 16, 20, 24, 32)  # pixels a side; 32 in colour is d = 3072 neurons
+# SIZES: pixels a side (32 in colour is d = 3072 neurons), the sizes a drawing can have too
 MAX_PATTERNS = 40                # the store's cap: beyond it the pages stop being instant
 CORRUPTION_LABELS = {"none": "none", "flip": "flip pixels", "noise": "Gaussian noise",
                      "mask": "mask a square", "half": "hide the bottom half", "invert": "invert"}
