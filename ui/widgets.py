@@ -56,6 +56,8 @@ html body h1 { font-size: clamp(2.2rem, 3.2vw, 3rem) !important; }
 html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"] *
   { font-size: clamp(1.5rem, 2.8vw, 2.6rem) !important; }
 html body [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
+html body [data-testid="stCaptionContainer"], html body [data-testid="stCaptionContainer"] p
+  { font-size: 1.1rem !important; }
 </style>
 """
 
