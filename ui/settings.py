@@ -1,8 +1,9 @@
 """One settings layer (DESIGN 5.1): what defines a demo, declared once, bound to widgets,
 to the link and to messages.
 
-A page declares its settings as typed fields (`Int`, `Float`, `Steps`, `Choice`, `Flag`):
-a default, a range or the allowed values, a label, a help text. `Settings(page, fields)`
+A page declares its settings as typed fields (`Int`, `Float`, `Steps`, `Choice`, `Flag`,
+`Pick` (a stored pattern), `Multi`, `Range`, and `Custom` for a value the page draws its own
+widget for): a default, a range or the allowed values, a label, a help text. `Settings(page, fields)`
 then does the rest:
 
 - `bind()` (first thing on the page): on the page's first run in a session, reads the
@@ -12,9 +13,9 @@ then does the rest:
   from the value in use. A link can hide a control with `<key>_hide=1`: the value still
   applies, the widget is not drawn.
 - `value(key)` / `assign(key, value)`: the value in use, and a change from a callback.
-- `publish()` (app.py, after the page ran): the address bar is rewritten to the values in use
-  (the shared settings of the sidebar, the store and the page's own), so a bad value is
-  not shared again.
+- `link()`: the values in use as the link writes them. After the page ran, app.py rewrites the
+  address bar to them (with the sidebar's shared settings and the store: ui.state.publish_url),
+  so a bad value is not shared again.
 
 Values live in `st.session_state["_settings"]`, apart from the widgets' own state, so that a
 control that is not drawn in a run (a hidden one, a closed section) keeps its value. Pages
