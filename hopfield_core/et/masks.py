@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..drawing import cell
+
 
 def random_mask(grid: int, ratio: float, seed: int) -> np.ndarray:
     """Exactly round(ratio * G^2) patches hidden, chosen at random by the seed."""
@@ -25,9 +27,7 @@ def rectangle_mask(grid: int, top: int, left: int, height: int, width: int) -> n
 
 def toggle(mask: np.ndarray, x: float, y: float, shown_width: float, shown_height: float) -> np.ndarray:
     """Flip the patch under a click at (x, y) on the image shown at the given size."""
-    grid = mask.shape[0]
-    col = min(int(x / shown_width * grid), grid - 1)
-    row = min(int(y / shown_height * grid), grid - 1)
+    row, col = cell(x, y, shown_width, shown_height, mask.shape[0])
     out = mask.copy()
     out[row, col] = not out[row, col]
     return out
