@@ -13,3 +13,11 @@ def explain(key: str, heading: str | None = "How it works"):
     prose = st.container()
     formulas = st.container(horizontal=True, wrap=True, gap="large", key=f"formulas_{key}")
     return prose, formulas
+
+
+def note(key: str, prose: str, formulas: list[str], heading: str = "What this view shows") -> None:
+    """A section's explanation in one call: a heading, the prose, the formulas flowing."""
+    text, eq = explain(key, heading)
+    text.markdown(prose)
+    for formula in formulas:
+        eq.latex(formula)

@@ -31,8 +31,12 @@ VIEWPORTS = [(1024, 768), (1920, 1080)]
 MODES = ["plain", "presenter"]
 PROJECTOR = (1024, 768)
 
+# the landscape's other sections (the default one is in PAGES), on the projector
+SECTIONS = ["landscape?view=plane", "landscape?view=slice", "landscape?view=states"]
 COMBOS = [pytest.param(path, w, h, mode, id=f"{path or 'home'}-{w}x{h}-{mode}")
           for path in PAGES for (w, h) in VIEWPORTS for mode in MODES]
+SECTION_COMBOS = [pytest.param(path, *PROJECTOR, mode, id=f"{path}-projector-{mode}")
+                  for path in SECTIONS for mode in MODES]
 
 # ----------------------------------------------------------------- what the browser measures
 
@@ -139,7 +143,7 @@ def _drawn(chart: dict) -> bool:
 
 
 def _load_and_measure(browser, server: str, path: str, w: int, h: int, mode: str) -> dict:
-    name = path or "home"
+    name = (path or "home").replace("?", "_").replace("=", "-")
     result = {"page": name, "viewport": f"{w}x{h}", "mode": mode, "error": None,
               "exception": None, "charts": [], "offenders": [], "first_chart_top": None,
               "scrolled_formulas": [], "metric_fonts": []}
@@ -148,7 +152,8 @@ def _load_and_measure(browser, server: str, path: str, w: int, h: int, mode: str
     pg.set_default_timeout(60_000)
     t0 = time.time()
     try:
-        goto(pg, server, path + ("?presenter=1" if mode == "presenter" else ""))
+        joiner = "&" if "?" in path else "?"
+        goto(pg, server, path + (joiner + "presenter=1" if mode == "presenter" else ""))
         if path:
             try:
                 pg.wait_for_function(DRAWN_CHART_JS, timeout=90_000)
@@ -236,7 +241,7 @@ def test_page_renders_with_a_live_chart(measured, path, w, h, mode):
     assert r["error"] is None, r["error"]
 
 
-@pytest.mark.parametrize("path,w,h,mode", COMBOS)
+@pytest.mark.parametrize("path,w,h,mode", COMBOS + SECTION_COMBOS)
 def test_no_text_is_clipped_horizontally(measured, path, w, h, mode):
     r = measured(path, w, h, mode)
     assert r["error"] is None, r["error"]
@@ -261,7 +266,7 @@ def test_live_figure_is_on_the_first_screen(measured, path):
 # formula) or where the text is drawn inside a chart (titles), and presenter mode's promise to
 # enlarge what the back row reads. Separate tests, so their failures show on their own.
 
-@pytest.mark.parametrize("path,w,h,mode", COMBOS)
+@pytest.mark.parametrize("path,w,h,mode", COMBOS + SECTION_COMBOS)
 def test_formulas_fit_without_horizontal_scrolling(measured, path, w, h, mode):
     r = measured(path, w, h, mode)
     assert r["error"] is None, r["error"]
@@ -272,7 +277,7 @@ def test_formulas_fit_without_horizontal_scrolling(measured, path, w, h, mode):
                          f"{f['scrollWidth']}, clientWidth {f['clientWidth']})" for f in bad))
 
 
-@pytest.mark.parametrize("path,w,h,mode", [c for c in COMBOS if c.values[0]])
+@pytest.mark.parametrize("path,w,h,mode", [c for c in COMBOS if c.values[0]] + SECTION_COMBOS)
 def test_chart_titles_fit_their_chart(measured, path, w, h, mode):
     r = measured(path, w, h, mode)
     assert r["error"] is None, r["error"]

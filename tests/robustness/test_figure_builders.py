@@ -69,3 +69,13 @@ def test_maps_are_square_and_clickable():
                                      current=1.0, bound_beta=10.0)
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.dtick == 1
     assert fig.layout.title.text.startswith("k90")
+
+
+def test_long_panel_titles_break_at_their_middle_space():
+    assert figures.two_lines("Classical (1982)") == "Classical<br>(1982)"
+    assert figures.two_lines("Modern continuous") == "Modern<br>continuous"
+    assert figures.two_lines("Dense exponential network") == "Dense exponential<br>network"
+    assert figures.two_lines("short") == "short"  # fits: left alone
+    assert figures.two_lines("averyveryverylongword") == "averyveryverylongword"  # no space to break at
+    notes = figures.panel_axes(2, 0.1, titles=["Dense polynomial", "Modern"])["annotations"]
+    assert [n["text"] for n in notes] == ["Dense<br>polynomial", "Modern"]

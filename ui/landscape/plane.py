@@ -7,7 +7,7 @@ import streamlit as st
 
 from hopfield_core import landscape as core
 
-from .. import charts, figures, state
+from .. import charts, figures, layout, state
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -32,16 +32,14 @@ def controls(ps):
 
 
 def explain() -> None:
-    st.subheader("What this view shows")
-    st.markdown(
+    layout.note("plane", (
         "Image patterns live in $d$ dimensions, so we look at a **plane** through that space: "
         "either the plane of the stored patterns' two main directions of variation (PCA, "
         "through their mean $\\bar x$), or the plane through three chosen patterns. The colours "
         "are the exact energy of the points of that plane; the query's trajectory is drawn as "
-        "its projection (hover a step for its own energy and its distance from the plane)."
-    )
-    st.latex(r"\xi(u, v) = \bar x + u\, e_1 + v\, e_2,\qquad E(u, v) = E(\xi(u, v)),\qquad "
-             r"(u, v) = \big(e_1^\top(\xi - \bar x),\ e_2^\top(\xi - \bar x)\big)")
+        "its projection (hover a step for its own energy and its distance from the plane)."),
+        [r"\xi(u, v) = \bar x + u\, e_1 + v\, e_2", r"E(u, v) = E(\xi(u, v))",
+         r"(u, v) = \big(e_1^\top(\xi - \bar x),\ e_2^\top(\xi - \bar x)\big)"])
 
 
 def show(ps) -> None:
@@ -86,7 +84,7 @@ def show(ps) -> None:
                    "patterns on the plane sit in their valleys; the PCA plane of more than three "
                    "patterns passes only near them.")
         charts.plot(st, state.shared(key + ("energy",), lambda: figures.energy_curve(
-                            traj.energies, traj.steps, title="The query's own energy at each step",
+                            traj.energies, traj.steps, title="Own energy per step",
                             height=260)),
                         key="ls_plane_energy", config=CHART)
     with st.expander("What the plane's origin and axes look like"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from .. import charts, state
+from .. import charts, layout, state
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -14,15 +14,13 @@ CHART = {"displayModeBar": False}
 
 
 def explain() -> None:
-    st.subheader("What this view shows")
-    st.markdown(
+    layout.note("slice", (
         "Walk in a straight line from one stored pattern to another. Two separate valleys show "
         "a **barrier** in between, and $\\beta$ sets its height: at small $\\beta$ the valleys "
         "merge (no barrier: the midpoint is lower), at large $\\beta$ each pattern is a deep, "
-        "narrow well. The shaded band is the segment itself ($0 \\le t \\le 1$)."
-    )
-    st.latex(r"E(t) = E\big((1-t)\,x_a + t\,x_b\big),\qquad "
-             r"\Delta E = \max_{0\le t\le 1} E(t) - \max\big(E(0), E(1)\big)")
+        "narrow well. The shaded band is the segment itself ($0 \\le t \\le 1$)."),
+        [r"E(t) = E\big((1-t)\,x_a + t\,x_b\big)",
+         r"\Delta E = \max_{0\le t\le 1} E(t) - \max\big(E(0), E(1)\big)"])
 
 
 def show(ps) -> None:

@@ -9,7 +9,7 @@ import streamlit as st
 from hopfield_core import images
 from hopfield_core import landscape as core
 
-from .. import charts, state
+from .. import charts, layout, state
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -57,15 +57,13 @@ def patterns(d, n, seed, source):
 
 
 def explain() -> None:
-    st.subheader("What this view shows")
-    st.markdown(
+    layout.note("states", (
         "With $d \\le 16$ neurons there are at most $2^{16} = 65\\,536$ states: few enough to "
         "compute the energy of **every one** and find every **local minimum** (a state that no "
         "single flip lowers). Each minimum is a stored pattern, a **mirror** $-x_\\mu$, an odd "
-        "**mixture** $\\mathrm{sgn}(\\pm x_a \\pm x_b \\pm x_c)$, or **spurious** (none of these)."
-    )
-    st.latex(r"\text{classical: } E = -\tfrac12\,\xi^\top W \xi"
-             r"\qquad \text{dense } (n=3)\text{: } E = -\sum_\mu (x_\mu^\top \xi)^3")
+        "**mixture** $\\mathrm{sgn}(\\pm x_a \\pm x_b \\pm x_c)$, or **spurious** (none of these)."),
+        [r"\text{classical: } E = -\tfrac12\,\xi^\top W \xi",
+         r"\text{dense } (n=3)\text{: } E = -\sum_\mu (x_\mu^\top \xi)^3"])
 
 
 def show() -> None:

@@ -9,7 +9,7 @@ import streamlit as st
 from hopfield_core import analysis
 from hopfield_core import landscape as core
 
-from .. import charts, figures, state
+from .. import charts, figures, layout, state
 from ..text import escaped
 from . import cache
 from . import figures as figs
@@ -72,17 +72,13 @@ def controls():
 
 
 def explain() -> None:
-    st.subheader("What this view shows")
-    st.markdown(
+    layout.note("world", (
         "With patterns in the **plane** you can see the whole landscape at once. Place 2 to 6 "
         "patterns and a query; the contour shows the exact energy of the continuous network "
         "(every constant included), and the white path is `model.run(query)`: each step jumps "
         "to the softmax-weighted average of the patterns. Small $\\beta$ melts the valleys into "
-        "one; large $\\beta$ digs one valley per pattern."
-    )
-    with st.container(horizontal=True, wrap=True, gap="large", key="formulas_world"):
-        st.latex(MODERN_ENERGY)
-        st.latex(r"\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)")
+        "one; large $\\beta$ digs one valley per pattern."),
+        [MODERN_ENERGY, r"\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)"])
 
 
 def show() -> None:
