@@ -19,6 +19,7 @@ pages = [
     st.Page("app_pages/attention.py", title="The attention limit", icon=":material/hub:"),
     st.Page("app_pages/energy_transformer.py", title="Energy Transformer",
             icon=":material/auto_fix_high:"),
+    st.Page("app_pages/capacity_lab.py", title="Capacity lab", icon=":material/science:"),
 ]
 page = st.navigation(pages)
 state.init_from_url()

@@ -185,3 +185,23 @@ def test_phase_bad_input_is_named(kw, match):
     args.update(kw)
     with pytest.raises(ValueError, match=match):
         phase_diagram(**args)
+
+
+# ------------------------------------------------------------------ what the lab's text says
+
+def test_the_numbers_the_capacity_page_states():
+    from statistics import NormalDist
+
+    from hopfield_core.capacity import ags
+    from ui.capacity import explain
+
+    assert round(100 * NormalDist().cdf(-math.sqrt(1 / 0.138)), 1) == 0.4  # "only 0.4 % of the bits"
+    assert "0.4 % of the bits" in explain.CURVES
+    wrong = (1 - ags.retrieval_overlap(ags.critical_alpha(0.0) - 1e-5, 0.0)) / 2
+    assert round(100 * wrong, 1) == 1.6 and "about 1.6 % of bits wrong" in explain.CURVES
+    c = success_curve("classical-sync", 500, [70, 80], 20, rng=0)  # N/d = 0.14, 0.16
+    assert c.mean_overlap[0] >= 0.9 > c.mean_overlap[1]
+    assert "between N/d = 0.14 and 0.16" in explain.CURVES
+    assert 350 <= 10 ** log10_polynomial_capacity(100, 3) <= 370
+    import inspect
+    assert "about 360 patterns" in inspect.getsource(explain.try_this)

@@ -1,0 +1,29 @@
+"""The capacity lab: measure how many patterns each network holds, how wide its basins are,
+and where the classical network's memory melts. Layout only: the parts are in ui/capacity/."""
+import streamlit as st
+
+from ui.capacity import explain, sections
+from ui.capacity.settings import SETTINGS
+
+
+def main() -> None:
+    S = SETTINGS.bind()
+    st.title("Capacity lab")
+    st.caption("Store N random patterns in d neurons, many times over, and count how often a "
+               "pattern comes back: capacity measured, not quoted.")
+    view = S.show("view", label_visibility="collapsed", width="stretch")
+    if view == "phase":
+        sections.phase_section()
+    else:
+        c = sections.curve_controls(view)
+        if view == "basins":
+            sections.basins_section(c)
+        else:
+            sections.curves_section(c)
+    with st.expander("Seed"):
+        S.show("seed")
+    explain.explain(view)
+    explain.try_this()
+
+
+main()

@@ -1,0 +1,72 @@
+"""The capacity lab page: its curves are the core's, its CSV says what it plots, costly runs
+wait for Run or are refused with a reason, bad ranges get a message, every view draws."""
+import csv
+import io
+
+import numpy as np
+import pytest
+from tests.app.conftest import open_app, open_tab
+from tests.app.test_attention_page import array
+
+from hopfield_core.capacity import success_curve
+from ui.capacity import cost
+
+PAGE = "capacity_lab"
+
+
+def rows_of(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_default_curves_are_the_cores():
+    at = open_app(PAGE)
+    assert len(at.get("plotly_chart")) == 2 and not at.warning
+    ns = cost.counts(2, 30, 15, log=False)
+    from ui.capacity.sections import curves_csv  # the page's own CSV writer, fed the core
+    expected = [success_curve(v, 100, ns, 20, 0.0, rng=0)
+                for v in ("classical-sync", "classical-async")]
+    rows = rows_of(curves_csv(expected).decode())
+    assert {r["variant"] for r in rows} == {"classical-sync", "classical-async"}
+    assert len(rows) == 2 * len(ns)
+    # what the chart shows: the success trace of the sync network equals the core's
+    import json
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    sync = next(t for t in fig["data"] if t.get("name") == "Classical, sync")
+    np.testing.assert_allclose(array(sync["y"]), expected[0].success)
+
+
+def test_empty_range_and_no_network_get_messages():
+    at = open_app(PAGE, query={"n_lo": "50", "n_hi": "10"})
+    assert any("range of N is empty" in w.value for w in at.warning)
+    assert not at.get("plotly_chart")
+    at = open_app(PAGE, query={"v_sync": "0", "v_async": "0"})
+    assert any("Choose at least one network" in i.value for i in at.info)
+
+
+def test_a_huge_run_is_refused_with_the_reason():
+    at = open_app(PAGE, query={"v_dense": "1", "d": "1000", "n_hi": "100000", "trials": "200"})
+    text = " ".join(w.value for w in at.warning)
+    assert "at most 8 s" in text and "Lower d" in text
+    assert not at.get("plotly_chart")
+
+
+def test_a_middling_run_waits_for_run():
+    query = {"v_sync": "0", "v_async": "0", "v_dense": "1", "d": "100", "n_lo": "50",
+             "n_hi": "400", "points": "6", "trials": "30"}
+    ns = cost.counts(50, 400, 6, log=True)
+    seconds = cost.curves_seconds(["dense"], 100, ns, 30)
+    assert cost.INSTANT_SECONDS < seconds <= cost.MAX_SECONDS
+    at = open_app(PAGE, query=query)
+    assert not at.get("plotly_chart")
+    run = [b for b in at.button if b.label.startswith("Run")]
+    assert run, [b.label for b in at.button]
+    run[0].click().run()
+    assert not at.exception and len(at.get("plotly_chart")) == 2
+
+
+@pytest.mark.parametrize("view", ["basins", "phase"])
+def test_other_views_draw(view):
+    at = open_app(PAGE)
+    open_tab(at, "cap_view", view)
+    assert len(at.get("plotly_chart")) == 1 and not at.warning
+    assert any(b.label.endswith("(CSV)") for b in at.get("download_button"))

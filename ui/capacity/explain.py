@@ -1,0 +1,91 @@
+"""The capacity lab's explanations and prompts (numbers stated here are checked in
+tests/core/test_capacity_curves.py and tests/core/test_capacity_ags.py)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from .. import layout
+
+CURVES = (
+    "**Where 0.138 d comes from.** Start the classical network at a stored pattern x¹. Neuron "
+    "i feels the field $h_i = x^1_i$ + (crosstalk): the first term is the pattern's own signal, "
+    "the second is the sum of the other N − 1 patterns' small random overlaps with x¹, close to "
+    "a Gaussian of variance N/d. A bit flips when the crosstalk beats the signal, with "
+    "probability Φ(−√(d/N)): at N/d = 0.138 that is only 0.4 % of the bits on the first "
+    "update. But each wrong bit adds to the crosstalk of the next update. The replica theory "
+    "of Amit, Gutfreund and Sompolinsky follows this feedback to the end: states near every "
+    "pattern exist up to $\\alpha_c = 0.138$ (with about 1.6 % of bits wrong there) and vanish "
+    "abruptly beyond it; the network then slides to a spin-glass state that keeps little of "
+    "the pattern.\n\n"
+    "**A finite network lands higher.** The theory holds for d → ∞. At finite d the drop is "
+    "smoothed: some stores of N random patterns are luckier than average, and the curve falls "
+    "over a band of loads instead of at one point. At d = 500 (sync, 20 trials) the mean final "
+    "overlap crosses 0.9 between N/d = 0.14 and 0.16, and the band narrows towards 0.138 as d "
+    "grows.\n\n"
+    "**Correlated images fail far sooner.** The 0.138 d assumes random patterns, whose "
+    "overlaps are of order √d. Letters and photos share most of their pixels: their overlaps "
+    "are of order d, so the crosstalk is a systematic pull towards their common part, not "
+    "noise. On the classical page, 8 letters at 16 × 16 pixels (d = 256, a load of 0.03) keep "
+    "only 1 of 8 as a fixed point.\n\n"
+    "**How the dense and exponential networks escape.** With F(z) = zⁿ, what decides neuron "
+    "i is F(m + 1) − F(m − 1) ≈ 2n mⁿ⁻¹ for each pattern: the pattern at hand gives a signal "
+    "of order dⁿ⁻¹, each other pattern (overlap of order √d) a term of order d^((n−1)/2) with "
+    "a random sign, so N of them add noise √N d^((n−1)/2), small up to about "
+    "dⁿ⁻¹ / (2 (2n − 3)!! ln d) patterns (Krotov and Hopfield). With F(z) = e^z the "
+    "signal e^d dwarfs the other patterns' terms up to exponentially many, 2^(d/2) at flip 0 "
+    "(Demircigil et al.). Their x axis is N on a log scale for that reason. The modern "
+    "continuous network (Ramsauer et al.) retrieves a pattern whenever it is separated from "
+    "the others by Δ ≥ 2/(βN) + (1/β) ln(2 (N − 1) N β M²); the dotted line is the fraction of "
+    "trials that meet this sufficient condition, which is why it lies below the measured "
+    "curve.")
+CURVE_FORMULAS = [
+    r"h_i = x^1_i + \frac{1}{d}\sum_{\mu \ne 1}\sum_{j \ne i} x^\mu_i x^\mu_j x^1_j"
+    r"\;\Rightarrow\; P(\text{flip}) \approx \Phi\!\left(-\sqrt{d/N}\right)",
+    r"N_{\max} \approx 0.138\, d",
+    r"N_{\max}^{(n)} \approx \frac{d^{\,n-1}}{2\,(2n-3)!!\,\ln d}",
+    r"N_{\max}^{\exp} = 2^{d/2}\ (\text{flip } 0)",
+]
+BASINS = (
+    "Each cell runs the experiment with the query a stored pattern with that fraction of its "
+    "bits flipped. Near the top of the map the memories are still stable but their basins of "
+    "attraction have shrunk: the network recalls a clean pattern and fails on a noisy one. "
+    "A basin is wide when the signal beats the crosstalk even after the flipped bits have cut "
+    "the signal from d to d (1 − 2 flip).")
+PHASE = (
+    "**Temperature.** Asynchronous Glauber dynamics sets each neuron to +1 with probability "
+    "1 / (1 + e^(−2h/T)): at T = 0 it follows the field, at large T it ignores it. Each cell "
+    "starts at a stored pattern, runs the sweeps and reports the overlap with that pattern "
+    "averaged over the last third of them.\n\n"
+    "**The theory line.** For d → ∞ the replica-symmetric equations of Amit, Gutfreund and "
+    "Sompolinsky have a retrieval solution for $T < T_M(\\alpha)$: $T_M = 1$ with no load (the "
+    "ferromagnet of one pattern), falling to 0 at $\\alpha_c = 0.138$. Beyond the line memory melts: a "
+    "spin glass at low T, a paramagnet above T = 1 + √α; in both the overlap is near 0. At finite d "
+    "the edge is blurred and, at T = 0, sits beyond $\\alpha_c$ (see the curves); near T = 1 a small "
+    "network also loses its pattern sooner, because it can wander away over a barrier that "
+    "grows with d.")
+PHASE_FORMULAS = [
+    r"m = \mathbb{E}_z \tanh\!\big(\beta (m + \sqrt{\alpha r}\, z)\big)",
+    r"q = \mathbb{E}_z \tanh^2\!\big(\beta (m + \sqrt{\alpha r}\, z)\big)",
+    r"r = \frac{q}{\big(1 - \beta (1 - q)\big)^2}",
+]
+
+
+def explain(view: str) -> None:
+    if view == "phase":
+        layout.note("cap_phase", PHASE, PHASE_FORMULAS, heading="How it works")
+    elif view == "basins":
+        layout.note("cap_basins", BASINS + "\n\n" + CURVES, CURVE_FORMULAS,
+                    heading="How it works")
+    else:
+        layout.note("cap_curves", CURVES, CURVE_FORMULAS, heading="How it works")
+
+
+def try_this() -> None:
+    st.subheader("Try this")
+    st.markdown(
+        "1. **Find 0.138 yourself.** Classical sync and async, d = 500, N from 10 to 100, "
+        "20 trials. Where does the mean overlap fall below 0.9? Now d = 100: the edge is wider.\n"
+        "2. **Beat it by a power of d.** Choose only the dense network (n = 3), d = 100, N from "
+        "10 to 2000. The dashed line is the formula's value, about 360 patterns.\n"
+        "3. **Melt a memory.** Open the phase diagram: the bright region is retrieval. Raise "
+        "the load past 0.14 at T = 0, then heat a lightly loaded network past T = 1.")

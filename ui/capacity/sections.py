@@ -1,0 +1,191 @@
+"""The capacity lab's parts: the controls, each experiment (cost check, progress, cached
+points, downloads), the explanation and the prompts. app_pages/capacity_lab.py lays them out."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core.capacity import CLASSICAL_ALPHA, curves
+
+from .. import charts, layout
+from . import cache, cost, figures
+from .settings import SETTINGS, VARIANT_FLAGS, VARIANT_NAMES
+
+PAGE = "capacity"
+
+
+def _columns(keys, where=None):
+    cols = (where or st).columns(len(keys))
+    return [SETTINGS.show(k, c) for k, c in zip(keys, cols)]
+
+
+def _ready(run_key: tuple, seconds: float, what: str) -> bool:
+    """Runs at once when cheap or already run in this session; a Run button in between;
+    refused (with what to lower) above cost.MAX_SECONDS."""
+    done = st.session_state.setdefault("cap_done", set())
+    if run_key in done or seconds <= cost.INSTANT_SECONDS:
+        done.add(run_key)
+        return True
+    if seconds > cost.MAX_SECONDS:
+        st.warning(f"This {what} would take about {seconds:.0f} s of the server's time; one run "
+                   f"may take at most {cost.MAX_SECONDS:.0f} s, so that the class is not kept "
+                   "waiting. Lower d, the trials, the points or the largest N.")
+        return False
+    if st.button(f"Run (about {seconds:.0f} s)", type="primary", key=f"cap_run_{what[:5]}"):
+        done.add(run_key)
+        return True
+    st.info(f"Press Run to start this {what}: about {seconds:.0f} s.")
+    return False
+
+
+# ------------------------------------------------------------------ success curves
+
+def chosen_variants() -> list[str]:
+    return [v for key, v in VARIANT_FLAGS.items() if SETTINGS[key]]
+
+
+def curve_controls(view: str) -> dict:
+    """The controls of the curves and the basin map (hidden in presenter mode, as on every
+    page); the basin map sweeps the flip fraction itself, so it has no flip control."""
+    with st.container(key="controls_capacity"):
+        with st.container(horizontal=True, wrap=True):
+            for key in VARIANT_FLAGS:
+                SETTINGS.show(key)
+        d, n_lo, n_hi, trials = _columns(["d", "n_lo", "n_hi", "trials"])
+        keys = ["points", "degree", "beta"] + (["flip"] if view == "curves" else [])
+        shown = dict(zip(keys, _columns(keys)))
+    return dict(d=int(d), n_lo=int(n_lo), n_hi=int(n_hi), points=int(shown["points"]),
+                trials=int(trials), flip=float(SETTINGS["flip"]), degree=int(shown["degree"]),
+                beta=float(shown["beta"]), seed=int(SETTINGS["seed"]), variants=chosen_variants())
+
+
+def _counts(c: dict):
+    if not c["variants"]:
+        st.info("Choose at least one network above.")
+        return None
+    if c["n_lo"] > c["n_hi"]:
+        st.warning(f"The range of N is empty: the fewest ({c['n_lo']}) is more than the most "
+                   f"({c['n_hi']}). Swap them or widen the range.")
+        return None
+    log = any(not v.startswith("classical") for v in c["variants"])
+    return cost.counts(c["n_lo"], c["n_hi"], c["points"], log), log
+
+
+def curves_section(c: dict) -> None:
+    got = _counts(c)
+    if got is None:
+        return
+    ns, log = got
+    seconds = cost.curves_seconds(c["variants"], c["d"], ns, c["trials"])
+    run_key = ("curves", tuple(c["variants"]), c["d"], tuple(ns), c["trials"], c["flip"],
+               c["degree"], c["beta"], c["seed"])
+    if not _ready(run_key, seconds, "curve"):
+        return
+    charts_at = st.columns(2)
+    bar = st.progress(0.0, text="Measuring…") if seconds > 0.3 else None
+    results, total = [], len(c["variants"]) * len(ns)
+    for v in c["variants"]:
+        params = cache.params_of(v, c["degree"], c["beta"])
+        points = []
+        for n in ns:
+            points.append(cache.point(v, c["d"], int(n), c["trials"], c["flip"], c["seed"], params))
+            if bar is not None:
+                done = len(results) * len(ns) + len(points)
+                bar.progress(done / total, text=f"{VARIANT_NAMES[v]}: N = {n} ({done} of {total})")
+        results.append(curves.curve_from_points(v, c["d"], c["trials"], c["flip"], dict(params),
+                                                points))
+    if bar is not None:
+        bar.empty()
+    for where, what in zip(charts_at, ("success", "mean_overlap")):
+        fig = figures.curves_figure(results, VARIANT_NAMES, c["d"], c["flip"], c["degree"], log,
+                                    what)
+        charts.plot(where, fig, key=f"cap_{what}")
+    st.download_button("Download the curves (CSV)", curves_csv(results), "capacity_curves.csv",
+                       "text/csv", key="cap_csv")
+
+
+def curves_csv(results) -> bytes:
+    out = io.StringIO()
+    out.write("variant,d,trials,flip,params,N,load,success,mean_overlap,stable,guaranteed\n")
+    for c in results:
+        params = ";".join(f"{k}={v}" for k, v in c.params.items())
+        for i, n in enumerate(c.n_patterns):
+            out.write(f"{c.variant},{c.d},{c.trials},{c.flip},{params},{n},{n / c.d:.6g},"
+                      f"{c.success[i]:.6g},{c.mean_overlap[i]:.6g},{c.stable[i]:.6g},"
+                      f"{c.guaranteed[i]:.6g}\n")
+    return out.getvalue().encode()
+
+
+# ------------------------------------------------------------------ basins
+
+FLIPS = np.round(np.arange(0.0, 0.45, 0.05), 2)
+
+
+def basins_section(c: dict) -> None:
+    got = _counts(c)
+    if got is None:
+        return
+    ns, _ = got
+    v = c["variants"][0]
+    st.caption(f"The first network chosen above: {VARIANT_NAMES[v]}. Rows: the fraction of "
+               "the query's bits flipped; columns: the number of stored patterns.")
+    seconds = cost.curves_seconds([v], c["d"], ns, c["trials"], FLIPS)
+    run_key = ("basins", v, c["d"], tuple(ns), c["trials"], c["degree"], c["beta"], c["seed"])
+    if not _ready(run_key, seconds, "basin map"):
+        return
+    params = cache.params_of(v, c["degree"], c["beta"])
+    bar = st.progress(0.0, text="Measuring…") if seconds > 0.3 else None
+    grid = np.empty((len(FLIPS), len(ns)))
+    for a, f in enumerate(FLIPS):
+        for b, n in enumerate(ns):
+            grid[a, b] = cache.point(v, c["d"], int(n), c["trials"], float(f), c["seed"],
+                                     params).success
+            if bar is not None:
+                bar.progress((a * len(ns) + b + 1) / grid.size)
+    if bar is not None:
+        bar.empty()
+    bm = curves.BasinMap(v, c["d"], c["trials"], dict(params), ns, FLIPS, grid, grid)
+    charts.plot(st, figures.basin_figure(bm, VARIANT_NAMES[v]), key="cap_basins")
+    rows = ["flip," + ",".join(str(n) for n in ns)]
+    rows += [f"{f}," + ",".join(f"{x:.4g}" for x in grid[a]) for a, f in enumerate(FLIPS)]
+    st.download_button("Download the basin map (CSV)", ("\n".join(rows) + "\n").encode(),
+                       "capacity_basins.csv", "text/csv", key="cap_basins_csv")
+
+
+# ------------------------------------------------------------------ phase diagram
+
+def phase_section() -> None:
+    with st.container(key="controls_capacity_phase"):
+        d, load, tmax = _columns(["ph_d", "ph_load", "ph_tmax"])
+        grid, trials, sweeps = _columns(["ph_grid", "ph_trials", "ph_sweeps"])
+    d, grid, trials, sweeps = int(d), int(grid), int(trials), int(sweeps)
+    seconds = cost.phase_seconds(d, grid, trials, sweeps, float(load))
+    loads = tuple(np.round(np.linspace(float(load) / grid, float(load), grid), 4))
+    temps = tuple(np.round(np.linspace(0.0, float(tmax), grid), 4))
+    seed = int(SETTINGS["seed"])
+    if not _ready(("phase", d, loads, temps, trials, sweeps, seed), seconds, "phase diagram"):
+        return
+    bar = st.progress(0.0, text="Glauber sweeps…") if seconds > 0.3 else None
+    pd = cache.phase_diagram(d, loads, temps, trials, sweeps, seed,
+                             progress=(lambda k, n: bar.progress(k / n, text=f"sweep {k} of {n}"))
+                             if bar is not None else None)
+    if bar is not None:
+        bar.empty()
+    boundary = theory_boundary(float(load))
+    charts.plot(st, figures.phase_figure(pd, boundary, CLASSICAL_ALPHA), key="cap_phase")
+    rows = ["load,N," + ",".join(f"T={t:g}" for t in pd.temperatures)]
+    rows += [f"{a:g},{n}," + ",".join(f"{x:.4g}" for x in pd.overlap[i])
+             for i, (a, n) in enumerate(zip(pd.loads, pd.n_patterns))]
+    st.download_button("Download the phase diagram (CSV)", ("\n".join(rows) + "\n").encode(),
+                       "capacity_phase.csv", "text/csv", key="cap_phase_csv")
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def theory_boundary(max_load: float):
+    """(alphas, T_M(alpha)) of the replica theory up to alpha_c, for the white line."""
+    from hopfield_core.capacity import ags
+
+    alphas = np.linspace(1e-3, min(max_load, 0.1379), 50)
+    return alphas, ags.retrieval_boundary(alphas)
