@@ -9,7 +9,7 @@ import streamlit as st
 
 from hopfield_core.capacity import CLASSICAL_ALPHA, curves
 
-from .. import charts, layout
+from .. import charts
 from . import cache, cost, figures
 from .settings import SETTINGS, VARIANT_FLAGS, VARIANT_NAMES
 
