@@ -70,3 +70,16 @@ def test_other_views_draw(view):
     open_tab(at, "cap_view", view)
     assert len(at.get("plotly_chart")) == 1 and not at.warning
     assert any(b.label.endswith("(CSV)") for b in at.get("download_button"))
+
+
+def test_the_basin_map_is_the_cores():
+    import json
+
+    from hopfield_core.capacity import basin_map
+    from ui.capacity.sections import FLIPS
+
+    at = open_app(PAGE)
+    open_tab(at, "cap_view", "basins")
+    heat = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    expected = basin_map("classical-sync", 100, cost.counts(2, 30, 15, log=False), FLIPS, 20, rng=0)
+    np.testing.assert_allclose(array(heat["z"]), expected.success)

@@ -137,16 +137,16 @@ def basins_section(c: dict) -> None:
         return
     params = cache.params_of(v, c["degree"], c["beta"])
     bar = st.progress(0.0, text="Measuring…") if seconds > 0.3 else None
-    grid = np.empty((len(FLIPS), len(ns)))
+    grid, overlap = np.empty((len(FLIPS), len(ns))), np.empty((len(FLIPS), len(ns)))
     for a, f in enumerate(FLIPS):
         for b, n in enumerate(ns):
-            grid[a, b] = cache.point(v, c["d"], int(n), c["trials"], float(f), c["seed"],
-                                     params).success
+            p = cache.point(v, c["d"], int(n), c["trials"], float(f), c["seed"], params)
+            grid[a, b], overlap[a, b] = p.success, p.mean_overlap
             if bar is not None:
                 bar.progress((a * len(ns) + b + 1) / grid.size)
     if bar is not None:
         bar.empty()
-    bm = curves.BasinMap(v, c["d"], c["trials"], dict(params), ns, FLIPS, grid, grid)
+    bm = curves.BasinMap(v, c["d"], c["trials"], dict(params), ns, FLIPS, grid, overlap)
     charts.plot(st, figures.basin_figure(bm, VARIANT_NAMES[v]), key="cap_basins")
     rows = ["flip," + ",".join(str(n) for n in ns)]
     rows += [f"{f}," + ",".join(f"{x:.4g}" for x in grid[a]) for a, f in enumerate(FLIPS)]
