@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..dense import _logsumexp
+from ..modern import softmax
+
 VARIANTS = ("classical-sync", "classical-async", "dense", "exponential", "modern")
 SUCCESS_OVERLAP = 0.97
 MIN_D, MAX_D = 4, 2000
@@ -218,7 +221,7 @@ def _pairwise(X, XT, s, variant, params):
         up, down = rest + XT[b], rest - XT[b]
         if variant == "exponential":
             beta = params["beta"]
-            la, lb = _lse(beta * up), _lse(beta * down)   # (t, d)
+            la, lb = _logsumexp(beta * up), _logsumexp(beta * down)   # (t, d)
             diff, scale = la - lb, 1.0 + np.maximum(np.abs(la), np.abs(lb))
         else:
             n = params["degree"]
@@ -229,15 +232,8 @@ def _pairwise(X, XT, s, variant, params):
     return out
 
 
-def _lse(a: np.ndarray) -> np.ndarray:
-    mx = np.max(a, axis=-1, keepdims=True)
-    return mx[..., 0] + np.log(np.sum(np.exp(a - mx), axis=-1))
-
-
 def _modern_update(X, xi, beta):
-    z = beta * _overlaps(X, xi)
-    p = np.exp(z - z.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
+    p = softmax(beta * _overlaps(X, xi))  # (T, N)
     return np.matmul(p[:, None, :], X)[:, 0, :]  # (T, d)
 
 
