@@ -30,7 +30,7 @@ def curves_figure(results: list, names: dict, d: int, flip: float, degree: int,
     """`what` ("success" or "mean_overlap") against N (log axis) or N/d, one line per variant;
     the textbook capacity of each as a dashed vertical line; for the modern network, the
     fraction Ramsauer's separation condition guarantees (dotted)."""
-    traces, shapes, notes = [], [], []
+    traces = []
     for c in results:
         x = c.n_patterns if log_x else c.load
         colour = COLOURS[c.variant]
@@ -49,8 +49,7 @@ def curves_figure(results: list, names: dict, d: int, flip: float, degree: int,
     x_axis = (dict(title="patterns N (log)", type="log") if log_x else dict(title="load N/d"))
     y_axis = dict(title="fraction of trials" if what == "success" else "overlap",
                   range=[-0.03, 1.03] if what == "success" else None)
-    return figure(traces, title, 360, x_axis, y_axis, shapes=shapes, annotations=notes,
-                  legend=dict(orientation="h", y=-0.25, x=0), hovermode="x unified")
+    return figure(traces, title, 360, x_axis, y_axis, legend=dict(orientation="h", y=-0.25, x=0), hovermode="x unified")
 
 
 def basin_figure(bm, name: str) -> go.Figure:
