@@ -83,3 +83,12 @@ def test_the_basin_map_is_the_cores():
     heat = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
     expected = basin_map("classical-sync", 100, cost.counts(2, 30, 15, log=False), FLIPS, 20, rng=0)
     np.testing.assert_allclose(array(heat["z"]), expected.success)
+
+
+def test_the_try_this_prompts_run():
+    from ui.capacity.explain import PROMPT_RUNS
+
+    for name, r in PROMPT_RUNS.items():
+        log = any(not v.startswith("classical") for v in r["variants"])
+        ns = cost.counts(r["n_lo"], r["n_hi"], r["points"], log)
+        assert cost.curves_seconds(r["variants"], r["d"], ns, r["trials"]) <= cost.MAX_SECONDS, name
