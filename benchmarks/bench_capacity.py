@@ -3,14 +3,16 @@
     python benchmarks/bench_capacity.py
 
 1. A 25-point classical success curve at d = 100 (N = 2 .. 50), 50 trials a point, sync and
-   async (hopfield_core.capacity.success_curve: each point's trials are one batch). The peer
-   is the same experiment as a Python loop over trials, each trial a ClassicalHopfield built
-   and run on its own store. Goal: the batched sync curve under 1 s; the ratio says by how
-   much batching beats the loop.
+   async (hopfield_core.capacity.success_curve: each point's trials are one batch, and the
+   async points of a curve share one padded batch). The peer is the same experiment as a
+   Python loop over trials, each trial a ClassicalHopfield built and run on its own store.
+   Goal: each batched curve under 1 s; the ratio says by how much batching beats the loop.
 2. The classical phase diagram at d = 200 on a 12 x 12 grid (loads 0.02 .. 0.24,
    temperatures 0 .. 1.2), 4 trials a cell, 30 Glauber sweeps. Goal: under 20 s. The peer is
    one batched sweep-for-sweep equivalent of a single cell run 144 times in a loop, measured
    on 12 cells and scaled.
+3. The capacity lab's cost estimates (ui/capacity/cost.py, which decide Run and refusal)
+   beside the measured time of the same runs.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from hopfield_core.capacity import success_curve  # noqa: E402
 from hopfield_core.capacity.curves import SUCCESS_OVERLAP, _store  # noqa: E402
 from hopfield_core.capacity.phase import phase_diagram  # noqa: E402
 from hopfield_core.classical import ClassicalHopfield  # noqa: E402
+from ui.capacity import cost  # noqa: E402
 
 D, TRIALS = 100, 50
 NS = np.arange(2, 52, 2)  # 25 points
@@ -71,6 +74,30 @@ def main() -> None:
     print("| batched, all 144 cells (s) | one cell at a time, 144 cells (s, from 12) | ratio |")
     print("| --- | --- | --- |")
     print(f"| {tb:.2f} | {per_cell_loop:.1f} | {per_cell_loop / tb:.0f}x |")
+
+    print("\n3. the lab's estimate beside the measured time (flip 0 unless said)")
+    print("| run | estimate (s) | measured (s) | estimate / measured |")
+    print("| --- | --- | --- | --- |")
+    for variant, d, (lo, hi, pts, log), trials, flip, params in ESTIMATED:
+        ns = cost.counts(lo, hi, pts, log)
+        est = cost.curves_seconds([variant], d, ns, trials, (flip,), **params)
+        tm, _ = timed(lambda: success_curve(variant, d, ns, trials, flip, rng=0, **params))
+        name = f"{variant}, d = {d}, N {lo} .. {hi}, {len(ns)} points x {trials}" + (
+            f", flip {flip}" if flip else "")
+        print(f"| {name} | {est:.2f} | {tm:.2f} | {est / tm:.2f} |")
+
+
+ESTIMATED = [
+    ("classical-sync", 500, (10, 100, 15, False), 20, 0.0, {}),
+    ("classical-async", 500, (10, 100, 15, False), 20, 0.0, {}),
+    ("classical-async", 200, (2, 80, 15, False), 20, 0.2, {}),
+    ("dense", 100, (50, 600, 8, True), 40, 0.0, {"degree": 3}),
+    ("dense", 300, (100, 3000, 6, True), 10, 0.0, {"degree": 3}),
+    ("dense", 100, (10, 600, 8, True), 20, 0.2, {"degree": 3}),
+    ("exponential", 40, (10, 3000, 8, True), 20, 0.2, {"beta": 1.0}),
+    ("modern", 400, (10, 2000, 6, True), 20, 0.0, {"beta": 1.0}),
+    ("modern", 20, (10, 2000, 6, True), 20, 0.1, {"beta": 1.0}),
+]
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ Also measured on the same stores:
               condition, so at flip 0 it is a lower bound on `success`
 The random stores depend only on (seed, d, N, the number of flipped bits), not on the
 variant or its parameters: variants compared at one seed see the same patterns, and a point
-is the same whatever range of loads it was computed in (so a page can cache it alone).
+is the same whatever range of loads it was computed in (so a page can cache it alone), and
+whether it ran alone (`success_point`) or batched with others (`success_points`).
 """
 from __future__ import annotations
 
@@ -188,23 +189,28 @@ def _classical_sync(X, s):
     return _sgn(h, s)
 
 
-def _classical_async_sweep(X, XT, s, gen):
-    """One sweep: each trial visits its neurons in its own random order."""
-    T, N, d = X.shape
+def _classical_async_sweep(XT, s, gen=None, n=None, order=None):
+    """One sweep: each trial visits its neurons in its own random order (drawn from gen, or
+    given as order (T, d)). XT (T, d, N) the patterns transposed; n (T,) each trial's number
+    of patterns, where stores of different sizes are padded with zero rows (default N)."""
+    T, d, N = XT.shape
+    n = np.full(T, float(N)) if n is None else n
     s = s.copy()
-    m = _overlaps(X, s)  # (T, N), kept up to date after every flip
-    order = np.argsort(gen.random((T, d)), axis=1)  # (T, d) a random permutation per trial
-    rows = np.arange(T)
+    m = np.matmul(s[:, None, :], XT)[:, 0, :]  # (T, N) = X s, kept up to date after every flip
+    if order is None:
+        order = np.argsort(gen.random((T, d)), axis=1)  # (T, d) a random permutation per trial
+    flat_s, flat_xt = s.reshape(-1), XT.reshape(T * d, N)  # views: row t, neuron i at t d + i
+    base = np.arange(T) * d
     for k in range(d):
-        i = order[:, k]                        # (T,) the neuron each trial updates now
-        col = XT[rows, i]                      # (T, N) x_mu,i
-        cur = s[rows, i]                       # (T,)
-        h = np.einsum("tn,tn->t", col, m) - N * cur
-        new = _sgn(h, cur)
-        delta = new - cur
-        if np.any(delta):
-            m += delta[:, None] * col
-            s[rows, i] = new
+        at = base + order[:, k]                # (T,) the neuron each trial updates now
+        col = flat_xt.take(at, axis=0)         # (T, N) x_mu,i
+        cur = flat_s.take(at)                  # (T,)
+        h = np.einsum("tn,tn->t", col, m) - n * cur
+        changed = np.flatnonzero(((h > 0.5) & (cur < 0)) | ((h < -0.5) & (cur > 0)))
+        if changed.size:  # a tie keeps the current value; a flip changes by -2 cur
+            delta = -2.0 * cur[changed]
+            m[changed] += delta[:, None] * col[changed]
+            flat_s[at[changed]] = -cur[changed]
     return s
 
 
@@ -241,7 +247,7 @@ def _binary_step(variant, X, XT, s, params, gen):
     if variant == "classical-sync":
         return _classical_sync(X, s)
     if variant == "classical-async":
-        return _classical_async_sweep(X, XT, s, gen)
+        return _classical_async_sweep(XT, s, gen)
     return _pairwise(X, XT, s, variant, params)
 
 
@@ -306,6 +312,97 @@ def success_point(variant: str, d: int, n_patterns: int, trials: int, flip: floa
                  stable, guaranteed)
 
 
+_BATCH = 4_000_000  # padded elements (trials x largest N x d) in one batch of async points
+
+
+def _async_batch(d, ns, trials, n_flip, seed, max_sweeps, done):
+    """The classical-async points with N in ns as one padded batch: stores of fewer patterns
+    get zero rows (they add nothing to a field; the self-coupling term uses each trial's own
+    N). Each point draws its sweep orders from its own random stream and stops on its own,
+    after a sweep that changes none of its trials (async dynamics has no cycles); its rows,
+    at a fixed point, are swept in a fixed order until the arrays shrink, which changes
+    nothing. So every point equals its run alone (success_point), bit for bit.
+    done(k, final overlaps (T,), stable) is called as each point stops."""
+    P, n_max = len(ns), max(ns)
+    XT = np.zeros((P * trials, d, n_max))  # the patterns transposed, padded
+    q = np.empty((P * trials, d))
+    gens, stable = [], np.empty(P)
+    for k, N in enumerate(ns):
+        rows = slice(k * trials, (k + 1) * trials)
+        X, q[rows], gen = _store(seed, d, N, trials, n_flip)
+        XT[rows, :, :N] = X.transpose(0, 2, 1)
+        stable[k] = np.mean(np.all(_classical_sync(X, X[:, 0, :]) == X[:, 0, :], axis=1))
+        gens.append(gen)
+    x0 = XT[:, :, 0]
+    n = np.repeat(np.asarray(ns, dtype=float), trials)
+    live = work = list(range(P))  # work: the points whose rows the working arrays hold
+    XTw, nw, s = XT, n, q
+    for sweep in range(max_sweeps):
+        if len(live) <= len(work) // 2:  # shrink the working arrays to the live points
+            keep = np.concatenate([np.arange(j * trials, (j + 1) * trials)
+                                   for j, k in enumerate(work) if k in live])
+            XTw, nw, s = XTw[keep], nw[keep], s[keep]
+            work = live
+        order = np.concatenate([np.argsort(gens[k].random((trials, d)), axis=1) if k in live
+                                else np.tile(np.arange(d), (trials, 1)) for k in work])
+        new = _classical_async_sweep(XTw, s, n=nw, order=order)
+        still = []
+        for j, k in enumerate(work):
+            b = slice(j * trials, (j + 1) * trials)
+            if k in live and (np.array_equal(new[b], s[b]) or sweep == max_sweeps - 1):
+                done(k, _final_overlap(new[b], x0[k * trials:(k + 1) * trials]), stable[k])
+            elif k in live:
+                still.append(k)
+        live, s = still, new
+        if not live:
+            break
+
+
+def _final_overlap(s, x0):
+    return np.einsum("td,td->t", s, x0) / s.shape[1]
+
+
+def success_points(variant: str, d: int, n_patterns, trials: int, flip: float = 0.0,
+                   seed: int = 0, max_steps: int | None = None, progress=None,
+                   **params) -> list[Point]:
+    """success_point for each number of patterns, in the order given. The classical-async
+    points run together as padded batches of at most _BATCH elements (one Python loop over
+    the neurons per sweep for a whole curve, not one per point), with the same results.
+    progress(i, point) is called as each point finishes (async points in the order they
+    settle)."""
+    params = check_variant(variant, params)
+    d, trials = _check_d_trials(d, trials)
+    flip = _check_flip(flip)
+    ns = [int(N) for N in _check_counts(n_patterns)]
+    out: list = [None] * len(ns)
+
+    def finish(i, point):
+        out[i] = point
+        if progress is not None:
+            progress(i, point)
+
+    if variant != "classical-async":  # one point at a time is as fast (no per-neuron loop)
+        for i, N in enumerate(ns):
+            finish(i, success_point(variant, d, N, trials, flip, seed, max_steps, **params))
+        return out
+    steps = MAX_STEPS[variant] if max_steps is None else int(max_steps)
+    order = sorted(range(len(ns)), key=lambda i: ns[i])
+    groups, group = [], []
+    for i in order:  # ascending N, so a group's largest N is its last
+        if group and (len(group) + 1) * trials * ns[i] * d > _BATCH:
+            groups.append(group)
+            group = []
+        group.append(i)
+    groups.append(group)
+    for group in groups:
+        def done(k, overlap, stable, group=group):
+            i = group[k]
+            finish(i, Point(ns[i], float(np.mean(overlap)),
+                            float(np.mean(overlap >= SUCCESS_OVERLAP)), float(stable), math.nan))
+        _async_batch(d, [ns[i] for i in group], trials, round(flip * d), seed, steps, done)
+    return out
+
+
 def success_curve(variant: str, d: int, n_patterns, trials: int, flip: float = 0.0, rng=None,
                   progress=None, **params) -> Curve:
     """Success and mean final overlap for each number of patterns (DESIGN 3.7).
@@ -318,11 +415,7 @@ def success_curve(variant: str, d: int, n_patterns, trials: int, flip: float = 0
     flip = _check_flip(flip)
     ns = _check_counts(n_patterns)
     seed = point_seed(rng)
-    points = []
-    for i, N in enumerate(ns):
-        points.append(success_point(variant, d, int(N), trials, flip, seed, **params))
-        if progress is not None:
-            progress(i, points[-1])
+    points = success_points(variant, d, ns, trials, flip, seed, progress=progress, **params)
     return curve_from_points(variant, d, trials, flip, params, points)
 
 
@@ -354,11 +447,3 @@ def basin_map(variant: str, d: int, n_patterns, flips, trials: int, rng=None,
             if progress is not None:
                 progress(a * ns.size + b + 1, fs.size * ns.size)
     return BasinMap(variant, d, trials, params, ns, fs, success, overlap)
-
-
-def point_cost(variant: str, d: int, n_patterns: int, trials: int) -> float:
-    """Elements one update touches, for bounding a run's work: T N d for the classical and
-    modern networks, T N d^2 for the dense and exponential rules (every neuron's two
-    candidate states against every pattern)."""
-    base = float(trials) * float(n_patterns) * float(d)
-    return base * d if variant in ("dense", "exponential") else base

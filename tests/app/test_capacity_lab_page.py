@@ -22,7 +22,7 @@ def test_default_curves_are_the_cores():
     at = open_app(PAGE)
     assert len(at.get("plotly_chart")) == 2 and not at.warning
     ns = cost.counts(2, 30, 15, log=False)
-    from ui.capacity.sections import curves_csv  # the page's own CSV writer, fed the core
+    from ui.capacity.export import curves_csv  # the page's own CSV writer, fed the core
     expected = [success_curve(v, 100, ns, 20, 0.0, rng=0)
                 for v in ("classical-sync", "classical-async")]
     rows = rows_of(curves_csv(expected).decode())
@@ -52,9 +52,9 @@ def test_a_huge_run_is_refused_with_the_reason():
 
 def test_a_middling_run_waits_for_run():
     query = {"v_sync": "0", "v_async": "0", "v_dense": "1", "d": "100", "n_lo": "50",
-             "n_hi": "400", "points": "6", "trials": "30"}
-    ns = cost.counts(50, 400, 6, log=True)
-    seconds = cost.curves_seconds(["dense"], 100, ns, 30)
+             "n_hi": "600", "points": "8", "trials": "40"}
+    ns = cost.counts(50, 600, 8, log=True)
+    seconds = cost.curves_seconds(["dense"], 100, ns, 40)
     assert cost.INSTANT_SECONDS < seconds <= cost.MAX_SECONDS
     at = open_app(PAGE, query=query)
     assert not at.get("plotly_chart")
@@ -62,6 +62,7 @@ def test_a_middling_run_waits_for_run():
     assert run, [b.label for b in at.button]
     run[0].click().run()
     assert not at.exception and len(at.get("plotly_chart")) == 2
+    assert not [b for b in at.button if b.label.startswith("Run")]  # gone once it has run
 
 
 @pytest.mark.parametrize("view", ["basins", "phase"])
@@ -92,3 +93,55 @@ def test_the_try_this_prompts_run():
         log = any(not v.startswith("classical") for v in r["variants"])
         ns = cost.counts(r["n_lo"], r["n_hi"], r["points"], log)
         assert cost.curves_seconds(r["variants"], r["d"], ns, r["trials"]) <= cost.MAX_SECONDS, name
+
+
+def test_partial_charts_are_drawn_then_replaced(monkeypatch):
+    """With every point redrawn (no throttle), a run draws its curves point by point into the
+    same two places: at the end there are two charts, keyed, with every point."""
+    from ui.capacity import live
+
+    drawn = []
+    real = live.plot
+    monkeypatch.setattr(live, "SHOW_AFTER", -1.0)
+    monkeypatch.setattr(live, "REDRAW_SECONDS", 0.0)
+    monkeypatch.setattr(live, "plot", lambda *a: (drawn.append(a[3]), real(*a)))
+    at = open_app(PAGE, query={"v_async": "0", "n_hi": "12", "points": "6"})
+    assert not at.exception
+    ns = cost.counts(2, 12, 6, log=False)
+    partial = [f for f in drawn if f is not True]
+    assert partial == [k for k in range(1, len(ns)) for _ in range(2)]  # two charts a point
+    charts = at.get("plotly_chart")
+    assert len(charts) == 2
+    import json
+    trace = json.loads(charts[0].proto.spec)["data"][0]
+    np.testing.assert_allclose(array(trace["y"]),
+                               success_curve("classical-sync", 100, ns, 20, rng=0).success)
+
+
+@pytest.mark.parametrize("view, names", [("curves", ["capacity_success", "capacity_mean_overlap"]),
+                                         ("basins", ["capacity_basins"]),
+                                         ("phase", ["capacity_phase"])])
+def test_every_chart_downloads_as_a_named_png(view, names):
+    import json
+
+    at = open_app(PAGE)
+    open_tab(at, "cap_view", view)
+    got = [json.loads(c.proto.config)["toImageButtonOptions"] for c in at.get("plotly_chart")]
+    assert [g["filename"] for g in got] == names
+    assert all(g["format"] == "png" for g in got)
+    assert any("PNG" in c.value for c in at.caption)
+
+
+def test_widening_a_range_computes_only_the_new_points(monkeypatch):
+    from hopfield_core.capacity import curves
+    from ui.capacity import cache
+
+    asked = []
+    real = curves.success_points
+    monkeypatch.setattr(curves, "success_points",
+                        lambda v, d, ns, *a, **k: (asked.append(list(ns)), real(v, d, ns, *a, **k))[1])
+    first = cache.points("classical-async", 37, [3, 5], 4, 0.0, 11, ())
+    both = cache.points("classical-async", 37, [2, 3, 4, 5], 4, 0.0, 11, ())
+    assert asked == [[3, 5], [2, 4]]
+    assert both[1] == first[0] and both[3] == first[1]
+    assert both == curves.success_points("classical-async", 37, [2, 3, 4, 5], 4, 0.0, 11)

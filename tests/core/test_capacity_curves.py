@@ -74,11 +74,32 @@ def test_classical_async_sweep_reaches_fixed_points_of_the_class():
     XT = np.ascontiguousarray(X.transpose(0, 2, 1))
     s = q
     for _ in range(20):
-        s = curves._classical_async_sweep(X, XT, s, gen)
+        s = curves._classical_async_sweep(XT, s, gen)
     for t in range(len(X)):
         net = ClassicalHopfield(X[t])
         np.testing.assert_array_equal(net.step(s[t], mode="sync"), s[t])  # a fixed point
         assert net.energy(s[t]) <= net.energy(q[t]) + 1e-12  # async never climbs
+
+
+def _fields(p):
+    return (p.n_patterns, p.mean_overlap, p.success, p.stable)
+
+
+@pytest.mark.parametrize("batch, max_steps", [(curves._BATCH, None), (2_000, None),
+                                              (curves._BATCH, 1), (curves._BATCH, 2)])
+def test_async_points_batched_equal_each_run_alone(monkeypatch, batch, max_steps):
+    """A whole async curve in one padded batch (or in several, when the batch limit splits
+    it; or cut by the sweep limit) gives every point exactly as success_point does alone:
+    padding, frozen points and per-point random orders change nothing."""
+    monkeypatch.setattr(curves, "_BATCH", batch)
+    ns = [30, 1, 9, 3, 12, 9, 5]  # unsorted, a repeat, one pattern
+    seen = []
+    got = curves.success_points("classical-async", 40, ns, 6, 0.2, seed=3, max_steps=max_steps,
+                                progress=lambda i, p: seen.append(i))
+    alone = [success_point("classical-async", 40, n, 6, 0.2, 3, max_steps) for n in ns]
+    assert [_fields(p) for p in got] == [_fields(p) for p in alone]
+    assert sorted(seen) == list(range(len(ns)))
+    assert len({p.success for p in got}) > 1  # not a trivial curve
 
 
 def test_modern_update_equals_the_modern_class():
@@ -209,3 +230,22 @@ def test_the_numbers_the_capacity_page_states():
     assert "below 0.4, while at d = 100 it is still above 0.6" in explain.CURVES
     assert 350 <= 10 ** log10_polynomial_capacity(100, 3) <= 370
     assert "about 360 patterns" in explain.prompts()
+
+
+@pytest.mark.parametrize("variant, kw", [("dense", {"degree": 3}), ("exponential", {"beta": 0.5})])
+def test_the_dense_and_exponential_runs_are_synchronous_as_the_page_says(variant, kw):
+    """'The dense and exponential networks here update every neuron at once': one update of
+    success_point is one sync step of the network class, and not its async sweep."""
+    from ui.capacity import explain
+
+    assert "update every neuron at once from the same state" in explain.CURVES
+    d, N, T = 24, 60, 8
+    X, q, _ = _store(9, d, N, T, 0.3)
+    net = [DenseAssociativeMemory(X[t], "polynomial" if variant == "dense" else "exponential", **kw)
+           for t in range(T)]
+    sync = np.mean([net[t].step(q[t], mode="sync") @ X[t, 0] / d for t in range(T)])
+    p = success_point(variant, d, N, T, 0.3, seed=9, max_steps=1, **kw)
+    assert p.mean_overlap == pytest.approx(sync)
+    rng = np.random.default_rng(0)
+    asyn = np.mean([net[t].step(q[t], mode="async", rng=rng) @ X[t, 0] / d for t in range(T)])
+    assert asyn != pytest.approx(sync)  # the two modes differ on these stores

@@ -100,3 +100,33 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
     wait_idle(page)
     assert_healthy(page)
     shot(page, "energy_transformer")
+
+
+def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
+    """A run that needs the Run button: the progress bar and a partial chart show while it
+    measures, then both curves, the CSV button, and a PNG from the chart's camera button."""
+    goto(page, server, "capacity_lab?v_sync=0&v_async=0&v_dense=1&d=100&n_lo=50&n_hi=600"
+                       "&points=8&trials=40")  # about 3 s of work
+    run = page.get_by_role("button", name=re.compile(r"^Run \(about \d+ s\)$"))
+    run.wait_for(timeout=30_000)
+    assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == 0
+    page.evaluate("""() => { window.sawPartial = false; new MutationObserver(() => {
+        if (document.querySelector('[data-testid="stProgress"]') &&
+            document.querySelector('[data-testid="stMain"] [data-testid="stPlotlyChart"] svg'))
+          window.sawPartial = true; }).observe(document.body, {childList: true, subtree: true}); }""")
+    run.click()
+    page.get_by_text("Download the curves (CSV)").wait_for(timeout=60_000)
+    wait_idle(page)
+    assert_healthy(page)
+    charts = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]')
+    assert charts.count() == 2
+    assert page.locator('[data-testid="stProgress"]').count() == 0
+    assert run.count() == 0  # the button goes once it has run
+    assert page.evaluate("() => window.sawPartial"), "no chart was drawn while the bar ran"
+    charts.first.hover()
+    with page.expect_download(timeout=30_000) as got:
+        charts.first.locator('[data-title="Download plot as a PNG"], [data-title*="png"]').first.click()
+    download = got.value
+    assert download.suggested_filename == "capacity_success.png"
+    assert open(download.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    shot(page, "capacity_lab_run")

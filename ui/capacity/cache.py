@@ -1,19 +1,40 @@
 """The capacity lab's computations, cached by their parameters for every session: one point
-of a curve at a time, so that widening a range computes only the new points."""
+of a curve at a time, so that widening a range computes only the new points, and the
+missing points of a curve computed together (curves.success_points batches async sweeps).
+
+Not st.cache_data: the progress bars and partial charts these functions feed live outside
+them, and a cache hit would replay those updates. No Streamlit here."""
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 
-import streamlit as st
-
 from hopfield_core.capacity import curves, phase
 
 
-@st.cache_data(max_entries=4000, show_spinner=False)
-def point(variant: str, d: int, n: int, trials: int, flip: float, seed: int,
-          params: tuple) -> curves.Point:
-    return curves.success_point(variant, d, n, trials, flip, seed, **dict(params))
+class LRU:
+    """A dict shared by every session, least recently used out first, safe across threads."""
+
+    def __init__(self, size: int):
+        self.size, self._items, self._lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        return None
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+POINTS = LRU(4000)  # about 100 bytes each
+PHASES = LRU(16)
 
 
 def params_of(variant: str, degree: int, beta: float) -> tuple:
@@ -25,24 +46,38 @@ def params_of(variant: str, degree: int, beta: float) -> tuple:
     return ()
 
 
-_PHASE: OrderedDict = OrderedDict()  # parameters -> PhaseDiagram, least recently used out first
-_PHASE_MAX = 16
-_lock = threading.Lock()
+def points(variant: str, d: int, ns, trials: int, flip: float, seed: int, params: tuple,
+           progress=None) -> list[curves.Point]:
+    """success_point for each N in ns: cached points at once, the missing ones computed
+    together. progress(i, point) as each point arrives (the cached ones first)."""
+    keys = [(variant, d, int(n), trials, float(flip), seed, params) for n in ns]
+    out = [POINTS.get(k) for k in keys]
+    if progress is not None:
+        for i, p in enumerate(out):
+            if p is not None:
+                progress(i, p)
+    missing = [i for i, p in enumerate(out) if p is None]
+
+    def arrived(j, p):
+        i = missing[j]
+        out[i] = p
+        POINTS.put(keys[i], p)
+        if progress is not None:
+            progress(i, p)
+
+    if missing:
+        curves.success_points(variant, d, [int(ns[i]) for i in missing], trials, flip, seed,
+                              progress=arrived, **dict(params))
+    return out
 
 
 def phase_diagram(d: int, loads: tuple, temperatures: tuple, trials: int, sweeps: int,
                   seed: int, progress=None) -> phase.PhaseDiagram:
-    """Cached for every session by its parameters. Not st.cache_data: the progress bar it
-    moves lives outside the function, and a cache hit would replay those updates."""
+    """Cached for every session by its parameters."""
     key = (d, loads, temperatures, trials, sweeps, seed)
-    with _lock:
-        if key in _PHASE:
-            _PHASE.move_to_end(key)
-            return _PHASE[key]
-    result = phase.phase_diagram(d, loads, temperatures, trials=trials, sweeps=sweeps,
-                                 measure=max(1, sweeps // 3), rng=seed, progress=progress)
-    with _lock:
-        _PHASE[key] = result
-        while len(_PHASE) > _PHASE_MAX:
-            _PHASE.popitem(last=False)
+    result = PHASES.get(key)
+    if result is None:
+        result = phase.phase_diagram(d, loads, temperatures, trials=trials, sweeps=sweeps,
+                                     measure=max(1, sweeps // 3), rng=seed, progress=progress)
+        PHASES.put(key, result)
     return result

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import streamlit as st
 
+from hopfield_core.capacity.curves import MAX_STEPS, SUCCESS_OVERLAP
+
 from .. import layout
 
-CURVES = (
+RUN = (
+    "**One trial.** Store N fresh random ±1 patterns, start the network at pattern 1 (with "
+    "the chosen fraction of its bits flipped), update until nothing changes (at most "
+    f"{MAX_STEPS['classical-sync']} synchronous steps, {MAX_STEPS['classical-async']} "
+    f"asynchronous sweeps, {MAX_STEPS['dense']} updates for the others) and count a success "
+    f"when the final overlap with pattern 1 is at least {SUCCESS_OVERLAP}. The dense and "
+    "exponential networks here update every neuron at once from the same state "
+    "(synchronously, like classical sync); the modern network's state is continuous, and its "
+    "overlap is the cosine of the angle to the pattern. Each point repeats this for the "
+    "chosen number of trials; the same seed gives the same stores to every network.")
+CURVES = RUN + "\n\n" + (
     "**Where 0.138 d comes from.** Start the classical network at a stored pattern x¹. Neuron "
     "i feels the field $h_i = x^1_i$ + (crosstalk): the first term is the pattern's own signal, "
     "the second is the sum of the other N − 1 patterns' small random overlaps with x¹, close to "

@@ -1,16 +1,14 @@
-"""The capacity lab's parts: the controls, each experiment (cost check, progress, cached
-points, downloads), the explanation and the prompts. app_pages/capacity_lab.py lays them out."""
+"""The capacity lab's parts: the controls and each experiment (cost check, progress and
+partial charts, cached points, downloads). app_pages/capacity_lab.py lays them out."""
 from __future__ import annotations
 
-import io
 
 import numpy as np
 import streamlit as st
 
 from hopfield_core.capacity import CLASSICAL_ALPHA, curves
 
-from .. import charts
-from . import cache, cost, figures
+from . import cache, cost, export, figures, live
 from .settings import SETTINGS, VARIANT_FLAGS, VARIANT_NAMES
 
 PAGE = "capacity"
@@ -33,8 +31,10 @@ def _ready(run_key: tuple, seconds: float, what: str) -> bool:
                    f"may take at most {cost.MAX_SECONDS:.0f} s, so that the class is not kept "
                    "waiting. Lower d, the trials, the points or the largest N.")
         return False
-    if st.button(f"Run (about {seconds:.0f} s)", type="primary", key=f"cap_run_{what[:5]}"):
+    slot = st.empty()
+    if slot.button(f"Run (about {seconds:.0f} s)", type="primary", key=f"cap_run_{what[:5]}"):
         done.add(run_key)
+        slot.empty()
         return True
     st.info(f"Press Run to start this {what}: about {seconds:.0f} s.")
     return False
@@ -78,44 +78,37 @@ def curves_section(c: dict) -> None:
     if got is None:
         return
     ns, log = got
-    seconds = cost.curves_seconds(c["variants"], c["d"], ns, c["trials"])
+    seconds = cost.curves_seconds(c["variants"], c["d"], ns, c["trials"], (c["flip"],),
+                                  c["degree"], c["beta"])
     run_key = ("curves", tuple(c["variants"]), c["d"], tuple(ns), c["trials"], c["flip"],
                c["degree"], c["beta"], c["seed"])
     if not _ready(run_key, seconds, "curve"):
         return
-    charts_at = st.columns(2)
-    bar = st.progress(0.0, text="Measuring…") if seconds > 0.3 else None
-    results, total = [], len(c["variants"]) * len(ns)
+    charts_at = [col.empty() for col in st.columns(2)]
+    measured = {v: [None] * len(ns) for v in c["variants"]}
+
+    def draw(final):
+        results = [curves.curve_from_points(v, c["d"], c["trials"], c["flip"],
+                                            dict(cache.params_of(v, c["degree"], c["beta"])),
+                                            [p for p in pts if p is not None])
+                   for v, pts in measured.items() if any(p is not None for p in pts)]
+        for where, what in zip(charts_at, ("success", "mean_overlap")):
+            fig = figures.curves_figure(results, VARIANT_NAMES, c["d"], c["flip"], c["degree"],
+                                        log, what)
+            live.plot(where, fig, f"cap_{what}", final, f"capacity_{what}")
+        if final is True:
+            st.download_button("Download the curves (CSV)", export.curves_csv(results),
+                               "capacity_curves.csv", "text/csv", key="cap_csv")
+            st.caption(export.PNG_NOTE)
+
+    run = live.Live(seconds, len(c["variants"]) * len(ns), "Measuring…", draw)
     for v in c["variants"]:
-        params = cache.params_of(v, c["degree"], c["beta"])
-        points = []
-        for n in ns:
-            points.append(cache.point(v, c["d"], int(n), c["trials"], c["flip"], c["seed"], params))
-            if bar is not None:
-                done = len(results) * len(ns) + len(points)
-                bar.progress(done / total, text=f"{VARIANT_NAMES[v]}: N = {n} ({done} of {total})")
-        results.append(curves.curve_from_points(v, c["d"], c["trials"], c["flip"], dict(params),
-                                                points))
-    if bar is not None:
-        bar.empty()
-    for where, what in zip(charts_at, ("success", "mean_overlap")):
-        fig = figures.curves_figure(results, VARIANT_NAMES, c["d"], c["flip"], c["degree"], log,
-                                    what)
-        charts.plot(where, fig, key=f"cap_{what}")
-    st.download_button("Download the curves (CSV)", curves_csv(results), "capacity_curves.csv",
-                       "text/csv", key="cap_csv")
-
-
-def curves_csv(results) -> bytes:
-    out = io.StringIO()
-    out.write("variant,d,trials,flip,params,N,load,success,mean_overlap,stable,guaranteed\n")
-    for c in results:
-        params = ";".join(f"{k}={v}" for k, v in c.params.items())
-        for i, n in enumerate(c.n_patterns):
-            out.write(f"{c.variant},{c.d},{c.trials},{c.flip},{params},{n},{n / c.d:.6g},"
-                      f"{c.success[i]:.6g},{c.mean_overlap[i]:.6g},{c.stable[i]:.6g},"
-                      f"{c.guaranteed[i]:.6g}\n")
-    return out.getvalue().encode()
+        def arrived(i, p, v=v):
+            measured[v][i] = p
+            run.tick(f"{VARIANT_NAMES[v]}: N = {p.n_patterns}")
+        cache.points(v, c["d"], ns, c["trials"], c["flip"], c["seed"],
+                     cache.params_of(v, c["degree"], c["beta"]), progress=arrived)
+    run.finish()
 
 
 # ------------------------------------------------------------------ basins
@@ -131,27 +124,31 @@ def basins_section(c: dict) -> None:
     v = c["variants"][0]
     st.caption(f"The first network chosen above: {VARIANT_NAMES[v]}. Rows: the fraction of "
                "the query's bits flipped; columns: the number of stored patterns.")
-    seconds = cost.curves_seconds([v], c["d"], ns, c["trials"], FLIPS)
+    seconds = cost.curves_seconds([v], c["d"], ns, c["trials"], FLIPS, c["degree"], c["beta"])
     run_key = ("basins", v, c["d"], tuple(ns), c["trials"], c["degree"], c["beta"], c["seed"])
     if not _ready(run_key, seconds, "basin map"):
         return
     params = cache.params_of(v, c["degree"], c["beta"])
-    bar = st.progress(0.0, text="Measuring…") if seconds > 0.3 else None
-    grid, overlap = np.empty((len(FLIPS), len(ns))), np.empty((len(FLIPS), len(ns)))
+    grid = np.full((len(FLIPS), len(ns)), np.nan)
+    overlap = grid.copy()
+    chart_at = st.empty()
+
+    def draw(final):
+        bm = curves.BasinMap(v, c["d"], c["trials"], dict(params), ns, FLIPS, grid, overlap)
+        live.plot(chart_at, figures.basin_figure(bm, VARIANT_NAMES[v]), "cap_basins", final,
+                  "capacity_basins")
+        if final is True:
+            st.download_button("Download the basin map (CSV)", export.basins_csv(bm),
+                               "capacity_basins.csv", "text/csv", key="cap_basins_csv")
+            st.caption(export.PNG_NOTE)
+
+    run = live.Live(seconds, grid.size, "Measuring…", draw)
     for a, f in enumerate(FLIPS):
-        for b, n in enumerate(ns):
-            p = cache.point(v, c["d"], int(n), c["trials"], float(f), c["seed"], params)
+        def arrived(b, p, a=a, f=f):
             grid[a, b], overlap[a, b] = p.success, p.mean_overlap
-            if bar is not None:
-                bar.progress((a * len(ns) + b + 1) / grid.size)
-    if bar is not None:
-        bar.empty()
-    bm = curves.BasinMap(v, c["d"], c["trials"], dict(params), ns, FLIPS, grid, overlap)
-    charts.plot(st, figures.basin_figure(bm, VARIANT_NAMES[v]), key="cap_basins")
-    rows = ["flip," + ",".join(str(n) for n in ns)]
-    rows += [f"{f}," + ",".join(f"{x:.4g}" for x in grid[a]) for a, f in enumerate(FLIPS)]
-    st.download_button("Download the basin map (CSV)", ("\n".join(rows) + "\n").encode(),
-                       "capacity_basins.csv", "text/csv", key="cap_basins_csv")
+            run.tick(f"flipped {f:.0%}, N = {p.n_patterns}")
+        cache.points(v, c["d"], ns, c["trials"], float(f), c["seed"], params, progress=arrived)
+    run.finish()
 
 
 # ------------------------------------------------------------------ phase diagram
@@ -174,12 +171,11 @@ def phase_section() -> None:
     if bar is not None:
         bar.empty()
     boundary = theory_boundary(float(load))
-    charts.plot(st, figures.phase_figure(pd, boundary, CLASSICAL_ALPHA), key="cap_phase")
-    rows = ["load,N," + ",".join(f"T={t:g}" for t in pd.temperatures)]
-    rows += [f"{a:g},{n}," + ",".join(f"{x:.4g}" for x in pd.overlap[i])
-             for i, (a, n) in enumerate(zip(pd.loads, pd.n_patterns))]
-    st.download_button("Download the phase diagram (CSV)", ("\n".join(rows) + "\n").encode(),
+    live.plot(st, figures.phase_figure(pd, boundary, CLASSICAL_ALPHA), "cap_phase", True,
+              "capacity_phase")
+    st.download_button("Download the phase diagram (CSV)", export.phase_csv(pd),
                        "capacity_phase.csv", "text/csv", key="cap_phase_csv")
+    st.caption(export.PNG_NOTE)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
