@@ -20,6 +20,7 @@ pages = [
     st.Page("app_pages/energy_transformer.py", title="Energy Transformer",
             icon=":material/auto_fix_high:"),
     st.Page("app_pages/capacity_lab.py", title="Capacity lab", icon=":material/science:"),
+    st.Page("app_pages/learning.py", title="Learning the memories", icon=":material/school:"),
 ]
 page = st.navigation(pages)
 state.init_from_url()

@@ -6,7 +6,8 @@ from ui import layout
 PAGES = [("classical", "Classical network"), ("dense", "Dense associative memory"),
          ("modern", "Modern network & metastable states"), ("landscape", "Energy landscape"),
          ("side_by_side", "Side by side"), ("attention", "The attention limit"),
-         ("energy_transformer", "Energy Transformer"), ("capacity_lab", "Capacity lab")]
+         ("energy_transformer", "Energy Transformer"), ("capacity_lab", "Capacity lab"),
+         ("learning", "Learning the memories")]
 
 
 def main() -> None:

@@ -62,3 +62,26 @@ def sweep_steps(d: int, N: int, runs: int, requested: int) -> int:
 
 def fits(seconds: float) -> bool:
     return seconds <= RUN_SECONDS
+
+
+# learning the memories (hopfield_core.ebm.Trainer): one Adam step scores the training and
+# held-out data (n points in all) against N patterns of d values
+LEARN_STEP = 3e-4           # seconds of small-array work per step
+LEARN_PER_NN = 25e-9        # seconds per n * N (the softmaxes)
+LEARN_PER_NND = 1.5e-9      # seconds per n * N * d (the products)
+
+
+def learn_seconds(n: int, N: int, d: int) -> float:
+    """Estimated CPU seconds of one Adam step of the energy-based model."""
+    return LEARN_STEP + LEARN_PER_NN * n * N + LEARN_PER_NND * n * N * d
+
+
+def learn_cap(n: int, N: int, d: int, requested: int) -> tuple[int, str | None]:
+    """(Adam steps to run, a sentence when fewer than requested are allowed)."""
+    most = max(1, math.floor(RUN_SECONDS / learn_seconds(n, N, d)))
+    if requested <= most:
+        return requested, None
+    return most, (f"Training stopped at {most} Adam steps, not the {requested} you asked for: "
+                  f"with {n} images of d = {d} values and {N} patterns, longer training would "
+                  "hold the class's shared server for more than a second. Fewer patterns or a "
+                  "smaller image size in the sidebar allow longer training.")

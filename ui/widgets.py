@@ -115,7 +115,12 @@ def player(page: str, T: int, run_key: str) -> int:
         row.button("Play", icon=":material/play_arrow:", key=f"{page}_play", on_click=_play, args=(page, T),
                        disabled=T == 0)
     row.markdown(f"**step {t} of {T}**", width="content")
-    if T > 0:
+    if playing and T > 0:
+        # no slider while playing: each timed rerun carries the browser's last slider value,
+        # which lags the server's cursor, and its on_change would read as the user scrubbing
+        # (and stop Play partway)
+        st.progress(t / T)
+    elif T > 0:
         st.session_state[f"{page}_scrub"] = t
         st.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",
                   on_change=lambda: _set_t(page, st.session_state[f"{page}_scrub"]))

@@ -130,3 +130,25 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
     assert download.suggested_filename == "capacity_success.png"
     assert open(download.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     shot(page, "capacity_lab_run")
+
+
+def test_learning_plays_to_the_end_and_takes_clicked_points(page, server):
+    goto(page, server, "learning?data=moons")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    page.wait_for_function("() => /step 60 of 60/.test(document.body.innerText)", timeout=90_000)
+    wait_idle(page)
+    assert page.get_by_role("button", name=re.compile("^Play$")).count() == 1  # stopped itself
+    assert "after 300 Adam steps" in page.inner_text("body")
+    assert_healthy(page)
+    shot(page, "learning")
+    # my points: a click on the plane adds one
+    goto(page, server, "learning?data=mine&pts=1,1;2,2;-1,0.5;-2,-2&N=2")
+    page.get_by_text("4 of at most 200 points").wait_for(timeout=30_000)
+    plot = page.locator('[data-testid="stPlotlyChart"] .nsewdrag').first
+    box = plot.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # (0, 0)
+    page.get_by_text("5 of at most 200 points").wait_for(timeout=30_000)
+    wait_idle(page)
+    assert_healthy(page)
+    shot(page, "learning_my_points")

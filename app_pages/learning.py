@@ -1,0 +1,26 @@
+"""Learning the memories: the modern Hopfield network as an energy-based model with an exact
+partition function, its patterns learned by maximum likelihood. Layout only: the parts are in
+ui/ebm/."""
+import streamlit as st
+
+from ui import sidebar
+from ui.ebm import explain, sections
+from ui.ebm.settings import SETTINGS
+
+
+def main() -> None:
+    S = SETTINGS.bind()
+    st.title("Learning the memories")
+    st.caption("The modern Hopfield network is a probability model whose normaliser is exact, "
+               "so its patterns can be learned from data by maximum likelihood.")
+    view = S.show("view", label_visibility="collapsed", width="stretch")
+    if view == "images":
+        sidebar.panels(binary=False, query=False)
+        sections.images_section()
+    else:
+        sections.plane_section()
+    explain.explain(view)
+    explain.try_this()
+
+
+main()

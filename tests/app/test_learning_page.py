@@ -1,0 +1,147 @@
+"""The learning page: its numbers and charts are the core's, the player walks the training
+run, my points are added and removed, bad input gets a message, the images section learns
+from the store, and the numbers its text states hold."""
+import json
+
+import numpy as np
+import pytest
+from tests.app.conftest import open_app, open_tab
+from tests.app.test_attention_page import array
+
+from hopfield_core import ebm, ebm_data
+from ui.ebm import cache, explain
+from ui.ebm.settings import FRAMES
+
+PAGE = "learning"
+
+
+def spec(at, i):
+    return json.loads(at.get("plotly_chart")[i].proto.spec)
+
+
+def trace(fig, name):
+    return next(t for t in fig["data"] if t.get("name") == name)
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def expected_run(name="clusters", n=300, seed=0, N=6, beta=2.0, lr=0.05, per_frame=5):
+    """The same training, from the core alone."""
+    train, held = ebm_data.split(ebm_data.dataset(name, n, seed), 0.25, seed)
+    t = ebm.Trainer(ebm_data.initial_patterns(N, 2, seed), train, beta, lr, held_out=held)
+    t.step(FRAMES * per_frame)
+    return train, held, t
+
+
+def test_the_default_view_is_the_cores_training_run():
+    at = open_app(PAGE)
+    assert not at.warning and len(at.get("plotly_chart")) == 3
+    train, held, t = expected_run()
+    assert metric(at, "Training NLL") == f"{t.history[0]:.4f}"
+    assert metric(at, "Held-out NLL") == f"{t.held[0]:.4f}"
+    fig = spec(at, 0)
+    np.testing.assert_allclose(array(trace(fig, "patterns x_μ")["x"]), t.path[0][:, 0])
+    np.testing.assert_allclose(array(trace(fig, "training data")["y"]), train[:, 1])
+    curves = spec(at, 1)
+    np.testing.assert_allclose(array(trace(curves, "held out")["y"]), np.array(t.held)[::5])
+    # the background is log p of the current patterns on the grid
+    contour = fig["data"][0]
+    from ui.ebm.figures import background
+    np.testing.assert_allclose(array(contour["z"]).ravel(), background(t.path[0], 2.0, "density")[1].ravel())
+
+
+def test_step_run_reset_walk_the_training():
+    at = open_app(PAGE)
+    _, _, t = expected_run()
+    at.button(key="learning_step").click().run()
+    assert "step 1 of 60" in " ".join(m.value for m in at.markdown)
+    assert metric(at, "Training NLL") == f"{t.history[5]:.4f}"
+    np.testing.assert_allclose(array(trace(spec(at, 0), "patterns x_μ")["y"]), t.path[5][:, 1])
+    at.button(key="learning_run_all").click().run()
+    assert metric(at, "Held-out NLL") == f"{t.held[-1]:.4f}"
+    assert t.held[-1] < t.held[0] - 2  # what the player shows: held-out NLL falls
+    at.button(key="learning_reset").click().run()
+    assert metric(at, "Training NLL") == f"{t.history[0]:.4f}"
+
+
+def test_the_energy_background_is_the_cores_energy():
+    at = open_app(PAGE, query={"contour": "energy", "beta": "8"})
+    z = array(spec(at, 0)["data"][0]["z"])
+    g = np.linspace(-4, 4, 81)
+    U, V = np.meshgrid(g, g)
+    X = ebm_data.initial_patterns(6, 2, 0)
+    np.testing.assert_allclose(z.ravel(), ebm.energy(X, np.c_[U.ravel(), V.ravel()], 8.0))
+
+
+def test_my_points_are_added_by_clicks_and_removed():
+    at = open_app(PAGE, query={"data": "mine", "pts": "1,1;2,2;-1,0.5", "N": "2"})
+    assert not at.warning
+    fig = spec(at, 0)
+    assert fig["layout"]["clickmode"] == "event+select"
+    at.session_state["eb_plane_chart"] = {"selection": {"points": [{"x": -2.5, "y": 3.0}]}}
+    at.run()
+    assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
+    fig = spec(at, 0)
+    xs = np.r_[array(trace(fig, "training data")["x"]), array(trace(fig, "held out")["x"])]
+    assert sorted(xs) == [-2.5, -1.0, 1.0, 2.0]  # the clicked point is data now
+    at.run()  # the same pick again adds nothing
+    assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
+    at.button(key="eb_undo").click().run()
+    assert "3 of at most 200 points" in " ".join(m.value for m in at.markdown)
+    at.button(key="eb_clear").click().run()
+    assert "0 of at most 200 points" in " ".join(m.value for m in at.markdown)
+    assert any("at least 2 data points" in w.value for w in at.warning)
+    assert len(at.get("plotly_chart")) == 1  # the empty plane, to click on
+
+
+@pytest.mark.parametrize("query, message", [
+    ({"data": "mine", "pts": "1,1"}, "needs at least 2 data points"),
+    ({"data": "mine", "pts": "1,1;2,2;0,0"}, "More patterns (6) than training points (2)"),
+    ({"data": "mine", "pts": "1,nan;2,2"}, "The link sets pts"),
+    ({"data": "mine", "pts": "[x](http://evil.example)"}, "The link sets pts"),
+    ({"beta": "nan", "n": "-5"}, "The link sets beta"),
+])
+def test_bad_input_gets_a_message_and_the_page_lives(query, message):
+    at = open_app(PAGE, query=query)
+    assert not at.exception
+    text = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert message in text, text
+
+
+def test_images_learn_from_the_store():
+    from hopfield_core import images as im
+
+    at = open_app(PAGE)
+    open_tab(at, "eb_view", "images")
+    assert not at.warning and len(at.get("plotly_chart")) == 1
+    stored = at.session_state["store"]  # the default store: H, O, X, 16 x 16 grey
+    data = np.stack([im.to_continuous(im.resize(s.image, (16, 16))) for s in stored])
+    t = ebm.Trainer(ebm_data.initial_patterns(3, 256, 0, scale=0.1), data, 1.0, 0.05,
+                    keep_path=False).step(100)
+    assert metric(at, "NLL of the images, start") == f"{t.history[0]:.2f}"
+    assert metric(at, "after 100 Adam steps") == f"{t.history[-1]:.2f}"
+    assert t.history[-1] < t.history[0]
+    at.slider(key="eb_img_N").set_value(5).run()
+    assert any("only 3 stored images" in w.value for w in at.warning)
+
+
+def test_the_beta_numbers_the_page_states():
+    """'the held-out NLL after 300 Adam steps is 3.44 at beta = 0.5, 3.17 at beta = 2 and 4.60
+    at beta = 8' (two moons, 6 patterns, the page's other defaults)."""
+    for beta, shown in ((0.5, "3.44"), (2.0, "3.17"), (8.0, "4.60")):
+        run = cache.plane_run("moons", 300, 0, (), 6, beta, 0.05, 5)
+        assert run.per_frame * FRAMES == 300
+        assert f"{run.held_nll[-1]:.2f}" == shown
+        assert f"{shown} at β = {beta:g}" in explain.MODEL
+
+
+def test_play_swaps_the_scrub_slider_for_a_progress_bar():
+    """While playing there is no slider: each timed rerun would carry the browser's stale
+    slider value, whose on_change read as the user scrubbing and stopped Play partway."""
+    at = open_app(PAGE)
+    assert "learning_scrub" in [s.key for s in at.slider] and not at.get("progress")
+    at.button(key="learning_play").click().run()
+    assert at.session_state["learning_playing"]
+    assert "learning_scrub" not in [s.key for s in at.slider] and len(at.get("progress")) == 1

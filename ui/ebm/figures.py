@@ -1,0 +1,116 @@
+"""The learning page's figures: arrays in, go.Figure out (no Streamlit)."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from hopfield_core import ebm
+
+from ..figures import BLUE, GREY, RED, figure, vline
+from .settings import LIMIT
+
+GRID = 81   # contour points a side
+CLICK = 33  # clickable squares a side (my points)
+SPAN = 15.0  # the log density is shown down to this far below its peak
+_KEEP = dict(marker=dict(opacity=1))
+HELD = "#fb8500"   # held-out points: orange rings, seen on the dark and the light colours
+EMPTY = "#440154"  # the darkest colour of the background's scale: white points show on it
+
+
+def grid_axis(n: int) -> np.ndarray:
+    return np.linspace(-LIMIT, LIMIT, n)
+
+
+def background(X: np.ndarray, beta: float, kind: str):
+    """(axis, Z): log p or E over the box [-LIMIT, LIMIT]^2."""
+    g = grid_axis(GRID)
+    U, V = np.meshgrid(g, g)
+    P = np.c_[U.ravel(), V.ravel()]
+    Z = ebm.log_density(X, P, beta) if kind == "density" else ebm.energy(X, P, beta)
+    return g, Z.reshape(U.shape)
+
+
+def _background(X: np.ndarray, beta: float, kind: str) -> go.Contour:
+    g, Z = background(X, beta, kind)
+    top = float(Z.max())
+    zrange = dict(zmin=max(float(Z.min()), top - SPAN), zmax=top) if kind == "density" else {}
+    return go.Contour(x=g, y=g, z=Z, colorscale="Viridis" if kind == "density" else "Viridis_r",
+                      ncontours=24, contours=dict(coloring="heatmap", showlines=False),
+                      colorbar=dict(title=dict(text="log p" if kind == "density" else "E",
+                                               side="right"), thickness=14),
+                      hovertemplate="(%{x:.2f}, %{y:.2f})<br>%{z:.3g}<extra></extra>", **zrange)
+
+
+def plane(X_path: np.ndarray | None, t: int, beta: float, kind: str, train: np.ndarray,
+          held: np.ndarray, clickable: bool, title: str, height: int = 560) -> go.Figure:
+    """The background at frame t, the data, and each pattern's path up to t (a star at t).
+    X_path None: no model yet (only the data, and the squares to click)."""
+    data = [] if X_path is None else [_background(X_path[t], beta, kind)]
+    if clickable:
+        c = grid_axis(CLICK)
+        cx, cy = (a.ravel() for a in np.meshgrid(c, c))
+        data.append(go.Scatter(x=cx, y=cy, mode="markers", showlegend=False,
+                               marker=dict(symbol="square", size=9, color="white", opacity=0.1),
+                               selected=dict(marker=dict(opacity=0.5)),
+                               unselected=dict(marker=dict(opacity=0.1)),
+                               hovertemplate="add a point at (%{x:.2f}, %{y:.2f})<extra></extra>"))
+    data += [go.Scatter(x=train[:, 0], y=train[:, 1], mode="markers", name="training data",
+                        marker=dict(size=5, color="white", line=dict(color="black", width=0.5)),
+                        hoverinfo="skip", selected=_KEEP, unselected=_KEEP),
+             go.Scatter(x=held[:, 0], y=held[:, 1], mode="markers", name="held out",
+                        marker=dict(size=7, color="rgba(0,0,0,0)", line=dict(color=HELD,
+                                                                             width=1.5)),
+                        hoverinfo="skip", selected=_KEEP, unselected=_KEEP)]
+    for mu in range(0 if X_path is None else X_path.shape[1]):  # each pattern's path so far
+        data.append(go.Scatter(x=X_path[: t + 1, mu, 0], y=X_path[: t + 1, mu, 1], mode="lines",
+                               line=dict(color=RED, width=1.5), showlegend=False,
+                               hoverinfo="skip"))
+    if X_path is not None:
+        X = X_path[t]
+        data.append(go.Scatter(x=X[:, 0], y=X[:, 1], mode="markers+text", name="patterns x_μ",
+                               text=[str(i + 1) for i in range(len(X))],
+                               textposition="top right", textfont=dict(color="white", size=13),
+                               marker=dict(symbol="star", size=17, color=RED,
+                                           line=dict(color="white", width=1.5)),
+                               hovertemplate="x%{text}: (%{x:.3f}, %{y:.3f})<extra></extra>",
+                               selected=_KEEP, unselected=_KEEP))
+    box = [-LIMIT, LIMIT]
+    return figure(data, title, height,
+                  dict(range=box, constrain="domain", showgrid=False, title="first coordinate"),
+                  dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
+                       showgrid=False, title="second coordinate"),
+                  legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
+                  clickmode="event+select" if clickable else None, dragmode=False,
+                  shapes=[] if X_path is not None else [dict(
+                      type="rect", xref="x", yref="y", x0=-LIMIT, x1=LIMIT, y0=-LIMIT, y1=LIMIT,
+                      fillcolor=EMPTY, line=dict(width=0), layer="below")])
+
+
+def nll_curves(steps: np.ndarray, train: np.ndarray, held: np.ndarray | None, t_steps: int,
+               title: str = "Negative log-likelihood", height: int = 300) -> go.Figure:
+    """Training (and held-out) NLL against Adam steps, the current step marked."""
+    data = [go.Scatter(x=steps, y=train, mode="lines", name="training data",
+                       line=dict(color=BLUE, width=2.5),
+                       hovertemplate="step %{x}: %{y:.4f}<extra></extra>")]
+    if held is not None:
+        data.append(go.Scatter(x=steps, y=held, mode="lines", name="held out",
+                               line=dict(color=RED, width=2.5, dash="dash"),
+                               hovertemplate="step %{x}: %{y:.4f}<extra></extra>"))
+    return figure(data, title, height, dict(title="Adam steps", rangemode="tozero"),
+                  dict(title="mean −log p"), shapes=[vline(t_steps, color=GREY, dash="dot")],
+                  legend=dict(orientation="h", yanchor="top", y=-0.28, x=0))
+
+
+def samples(points: np.ndarray, train: np.ndarray, height: int = 300) -> go.Figure:
+    """Draws from the model beside the data, on the same box."""
+    box = [-LIMIT, LIMIT]
+    return figure([go.Scatter(x=train[:, 0], y=train[:, 1], mode="markers", name="data",
+                              marker=dict(size=4, color=GREY), hoverinfo="skip"),
+                   go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers",
+                              name="samples from p", marker=dict(size=4, color=RED),
+                              hoverinfo="skip")],
+                  "Samples from the model", height,
+                  dict(range=box, constrain="domain", showgrid=False),
+                  dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
+                       showgrid=False),
+                  legend=dict(orientation="h", yanchor="top", y=-0.2, x=0))

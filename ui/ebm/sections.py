@@ -1,0 +1,180 @@
+"""The learning page's parts: the points in the plane (data, training run, player, figures)
+and the user's images. app_pages/learning.py lays them out."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import ebm, images
+
+from .. import charts, state, widgets
+from ..text import escaped
+from . import cache, figures
+from .settings import CONTOURS, FRAMES, LIMIT, MAX_MY_POINTS, SETTINGS
+
+PAGE = "learning"
+CHART = {"displayModeBar": False}
+SAMPLES = 200  # draws shown at least (as many as the training points when there are more)
+
+
+def plane_controls() -> dict:
+    with st.container(key="controls_learning"):
+        c1, c2, c3, c4 = st.columns(4)
+        name = SETTINGS.show("data", c1)
+        n = SETTINGS.show("n", c2, disabled=name == "mine")
+        N = SETTINGS.show("N", c3)
+        seed = SETTINGS.show("seed", c4)
+        c1, c2, c3, c4 = st.columns(4)
+        beta = SETTINGS.show("beta", c1)
+        lr = SETTINGS.show("lr", c2)
+        per_frame = SETTINGS.show("per_frame", c3)
+        kind = SETTINGS.show("contour", c4)
+    return dict(name=name, n=int(n), N=int(N), seed=int(seed), beta=float(beta), lr=float(lr),
+                per_frame=int(per_frame), kind=kind)
+
+
+def apply_click() -> bool:
+    """A square picked on the chart (last run) becomes one more of my points, once per pick.
+    True when a point was added."""
+    event = st.session_state.get("eb_plane_chart")
+    try:
+        picked = event["selection"]["points"][0]
+        xy = (round(float(picked["x"]), 2), round(float(picked["y"]), 2))
+    except (KeyError, TypeError, IndexError, ValueError):
+        return False
+    if xy == st.session_state.get("_eb_click_applied"):
+        return False
+    st.session_state._eb_click_applied = xy
+    pts = tuple(SETTINGS["pts"])
+    if len(pts) < MAX_MY_POINTS and max(abs(xy[0]), abs(xy[1])) <= LIMIT:
+        SETTINGS.assign("pts", pts + (xy,))
+        return True
+    return False
+
+
+def my_points_bar(c: dict) -> None:
+    if c["name"] != "mine":
+        return
+    pts = SETTINGS["pts"]
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.markdown(f"**{len(pts)} of at most {MAX_MY_POINTS} points.** Click the faint squares "
+                 "on the chart to add points.", width="content")
+    if row.button("Remove the last point", key="eb_undo", disabled=not pts):
+        SETTINGS.assign("pts", tuple(pts[:-1]))
+        st.rerun()
+    if row.button("Clear my points", key="eb_clear", disabled=not pts):
+        SETTINGS.assign("pts", ())
+        st.rerun()
+
+
+def plane_section() -> None:
+    c = plane_controls()
+    if c["name"] == "mine":
+        apply_click()
+    my_points_bar(c)
+    pts = tuple(SETTINGS["pts"]) if c["name"] == "mine" else ()
+    try:
+        run = cache.plane_run(c["name"], c["n"], c["seed"], pts, c["N"], c["beta"], c["lr"],
+                              c["per_frame"])
+    except ValueError as e:
+        st.warning(escaped(e) + (" Click the chart to add points." if c["name"] == "mine"
+                                 else ""))
+        run = None
+    if run is None:
+        if c["name"] == "mine":  # the points so far, to click more into
+            charts.plot(st, figures.plane(None, 0, c["beta"], c["kind"],
+                                          np.array(pts, dtype=float).reshape(-1, 2),
+                                          np.zeros((0, 2)), True, "Click to add points"),
+                        key="eb_plane_chart", on_select="rerun", selection_mode="points",
+                        config=CHART)
+        return
+    run_key = f"{c}|{len(pts)}|{hash(pts)}"
+
+    def body():
+        if c["name"] == "mine" and apply_click():  # a click reran only this fragment
+            st.rerun(scope="app")
+        t = widgets.player(PAGE, FRAMES, run_key)
+        steps = t * run.per_frame
+        left, right = st.columns([3, 2], gap="large")
+        title = (f"{CONTOURS[c['kind']].capitalize()} after {steps} Adam steps, "
+                 f"β = {c['beta']:g}")
+        fig = figures.plane(run.path, t, c["beta"], c["kind"], run.train, run.held,
+                            c["name"] == "mine", title)
+        if c["name"] == "mine":  # clicks add points
+            charts.plot(left, fig, key="eb_plane_chart", on_select="rerun",
+                        selection_mode="points", config=CHART)
+        else:
+            charts.plot(left, fig, key="eb_plane_view", config=CHART)
+        with right:
+            m1, m2 = st.columns(2)
+            m1.metric("Training NLL", f"{run.nll[t]:.4f}",
+                      delta=None if t == 0 else f"{run.nll[t] - run.nll[0]:.3f} since step 0",
+                      delta_color="inverse")
+            m2.metric("Held-out NLL", f"{run.held_nll[t]:.4f}",
+                      delta=None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}",
+                      delta_color="inverse")
+            h = 300
+            charts.plot(st, figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
+                                               run.held_nll, steps, height=h),
+                        key="eb_nll", config=CHART)
+            drawn, _ = ebm.sample(run.path[t], c["beta"], max(SAMPLES, len(run.train)),
+                                  rng=[c["seed"], t])
+            charts.plot(st, figures.samples(drawn, run.train, height=h), key="eb_samples",
+                        config=CHART)
+        widgets.stop_if_done(PAGE, t, FRAMES)
+
+    widgets.animated(PAGE, body)
+
+
+# ------------------------------------------------------------------ your images
+
+def images_section() -> None:
+    with st.container(key="controls_learning_images"):
+        c1, c2, c3, c4, c5 = st.columns(5)
+        N = int(SETTINGS.show("img_N", c1))
+        beta = float(SETTINGS.show("img_beta", c2))
+        steps = int(SETTINGS.show("img_steps", c3))
+        lr = float(SETTINGS.show("lr", c4))
+        seed = int(SETTINGS.show("seed", c5))
+    items = state.store()
+    if len(items) < 1:
+        st.info("Store at least one image in the sidebar to learn from.")
+        return
+    size, colour, _ = state.representation()
+    if N > len(items):
+        st.warning(f"{N} patterns but only {len(items)} stored image"
+                   f"{'s' if len(items) > 1 else ''}: use at most as many patterns as images "
+                   "(or store more in the sidebar).")
+        return
+    data = cache.image_data(items, size, colour)
+    key = (tuple(s.key for s in items), size, colour)
+    X0, X, history, ran, note = cache.image_run(key, N, beta, lr, steps, seed, data)
+    if note:
+        st.info(note, icon=":material/timer:")
+    shape = (size, size, 3) if colour else (size, size)
+    lo, hi = float(data.min()), float(data.max())
+    m1, m2, m3 = st.columns(3)
+    m1.metric("NLL of the images, start", f"{history[0]:.2f}")
+    m2.metric(f"after {ran} Adam steps", f"{history[-1]:.2f}",
+              delta=f"{history[-1] - history[0]:.2f}", delta_color="inverse")
+    m3.metric("NLL per pixel value", f"{history[-1] / data.shape[1]:.3f}")
+    r = ebm.responsibilities(X, data, beta)
+    st.markdown("**Stored images** (as the model sees them: centred, on one grey scale)")
+    _gallery([images.to_image(x, shape, lo, hi) for x in data], [s.name for s in items])
+    st.markdown("**Learned patterns**, each with the images that attend to it most")
+    labels = []
+    for mu in range(N):
+        top = np.argsort(-r[:, mu])[:2]
+        labels.append(f"x{mu + 1}: " + ", ".join(f"{items[i].name} {r[i, mu]:.0%}" for i in top))
+    _gallery([images.to_image(x, shape, lo, hi) for x in X], labels)
+    charts.plot(st, figures.nll_curves(np.arange(len(history)), history, None, ran,
+                                       title="NLL of the stored images"),
+                key="eb_img_nll", config=CHART)
+
+
+def _gallery(pictures, captions, per_row: int = 8) -> None:
+    for a in range(0, len(pictures), per_row):
+        cols = st.columns(per_row)
+        for col, img, cap in zip(cols, pictures[a:a + per_row], captions[a:a + per_row]):
+            col.image(state.image_png(img, 160), width="stretch", output_format="PNG")
+            col.caption(escaped(cap))
