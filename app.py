@@ -21,6 +21,8 @@ pages = [
             icon=":material/auto_fix_high:"),
     st.Page("app_pages/capacity_lab.py", title="Capacity lab", icon=":material/science:"),
     st.Page("app_pages/learning.py", title="Learning the memories", icon=":material/school:"),
+    st.Page("app_pages/attention_family.py", title="Attention as an exponential family",
+            icon=":material/functions:"),
 ]
 page = st.navigation(pages)
 state.init_from_url()

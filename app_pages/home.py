@@ -7,7 +7,8 @@ PAGES = [("classical", "Classical network"), ("dense", "Dense associative memory
          ("modern", "Modern network & metastable states"), ("landscape", "Energy landscape"),
          ("side_by_side", "Side by side"), ("attention", "The attention limit"),
          ("energy_transformer", "Energy Transformer"), ("capacity_lab", "Capacity lab"),
-         ("learning", "Learning the memories")]
+         ("learning", "Learning the memories"),
+         ("attention_family", "Attention as an exponential family")]
 
 
 def main() -> None:

@@ -140,12 +140,17 @@ def _nll_grad(X, D, beta):
 
 def _nll_and_grad(X, D, beta):
     """(nll, d nll / d X), sharing the scores beta D X^T and their log-sum-exp."""
-    S = beta * D @ X.T                                                        # (n, N)
-    lse = _logsumexp(S, axis=1)                                               # (n,)
+    S = D @ (beta * X.T)                                                      # (n, N)
+    top = S.max(axis=1, keepdims=True)
+    np.subtract(S, top, out=S)
+    np.exp(S, out=S)                                                          # one exp, reused
+    total = S.sum(axis=1)                                                     # (n,)
+    lse = top[:, 0] + np.log(total)                                           # (n,)
     half = 0.5 * beta * np.sum(X * X, axis=1)                                 # (N,)
     log_z = 0.5 * X.shape[1] * math.log(2 * math.pi / beta) + _logsumexp(half)
-    value = float(np.mean(0.5 * beta * np.sum(D * D, axis=1) - lse) + log_z)
-    pull = np.exp(S - lse[:, None]).T @ D / D.shape[0]                        # (N, d)
+    value = float(np.mean(0.5 * beta * np.einsum("nd,nd->n", D, D) - lse) + log_z)
+    S /= total[:, None]                                                       # r (n, N)
+    pull = (D.T @ S).T / D.shape[0]                                           # (N, d)
     push = softmax(half)[:, None] * X                                         # (N, d)
     return value, beta * (push - pull)
 

@@ -39,7 +39,7 @@ def test_the_corrected_sentences_are_on_the_page(page, said, gone):
 
 @pytest.mark.parametrize("page", [None, "classical", "dense", "modern", "landscape", "side_by_side",
                                   "attention", "energy_transformer", "capacity_lab",
-                                  "learning"])
+                                  "learning", "attention_family"])
 def test_default_settings_show_the_lesson_not_a_warning(page):
     at = open_app(page)
     assert not at.warning and not at.error and not at.exception, (

@@ -10,6 +10,7 @@ from tests.app.conftest import open_app
 from ui.attention.settings import SETTINGS as ATTENTION
 from ui.capacity.settings import SETTINGS as CAPACITY
 from ui.ebm.settings import SETTINGS as LEARNING
+from ui.expfamily.settings import SETTINGS as FAMILY
 from ui.classical.settings import SETTINGS as CLASSICAL
 from ui.dense.settings import SETTINGS as DENSE
 from ui.et.settings import SETTINGS as ET
@@ -21,7 +22,8 @@ from ui.side_by_side.settings import SETTINGS as SIDE_BY_SIDE
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"classical": CLASSICAL, "dense": DENSE, "modern": MODERN, "landscape": LANDSCAPE,
          "side_by_side": SIDE_BY_SIDE, "attention": ATTENTION, "energy_transformer": ET,
-         "capacity_lab": CAPACITY, "learning": LEARNING}
+         "capacity_lab": CAPACITY, "learning": LEARNING,
+         "attention_family": FAMILY}
 JUNK = {
     "negative": "-1",
     "huge": "1e308",

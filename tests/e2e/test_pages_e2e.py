@@ -152,3 +152,15 @@ def test_learning_plays_to_the_end_and_takes_clicked_points(page, server):
     wait_idle(page)
     assert_healthy(page)
     shot(page, "learning_my_points")
+
+
+def test_attention_family_plays_the_layers_to_the_end(page, server):
+    goto(page, server, "attention_family?view=cloud")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    page.wait_for_function("() => /step 10 of 10/.test(document.body.innerText)", timeout=60_000)
+    wait_idle(page)
+    assert "Spread after layer 10" in page.inner_text("body")
+    assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == 4
+    assert_healthy(page)
+    shot(page, "attention_family")

@@ -26,14 +26,16 @@ import pytest
 from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, shot, wait_idle
 
 PAGES = ["", "classical", "dense", "modern", "landscape", "side_by_side", "attention",
-         "energy_transformer", "capacity_lab", "learning"]
+         "energy_transformer", "capacity_lab", "learning",
+         "attention_family"]
 VIEWPORTS = [(1024, 768), (1920, 1080)]
 MODES = ["plain", "presenter"]
 PROJECTOR = (1024, 768)
 
 # the landscape's other sections (the default one is in PAGES), on the projector
 SECTIONS = ["landscape?view=plane", "landscape?view=slice", "landscape?view=states",
-            "capacity_lab?view=basins", "capacity_lab?view=phase", "learning?view=images"]
+            "capacity_lab?view=basins", "capacity_lab?view=phase", "learning?view=images",
+            "attention_family?view=cloud", "attention_family?view=descent"]
 COMBOS = [pytest.param(path, w, h, mode, id=f"{path or 'home'}-{w}x{h}-{mode}")
           for path in PAGES for (w, h) in VIEWPORTS for mode in MODES]
 SECTION_COMBOS = [pytest.param(path, *PROJECTOR, mode, id=f"{path}-projector-{mode}")

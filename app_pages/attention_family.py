@@ -1,0 +1,27 @@
+"""Attention as an exponential family (Shim 2021) and a Transformer step as energy descent.
+Layout only: the parts are in ui/expfamily/."""
+import streamlit as st
+
+from ui import sidebar
+from ui.expfamily import explain, sections
+from ui.expfamily.settings import SETTINGS
+
+
+def main() -> None:
+    S = SETTINGS.bind()
+    st.title("Attention as an exponential family")
+    st.caption("Attention is the gradient of a log-normalizer: it spreads tokens apart, layer "
+               "norm pulls them back, and with tied weights every layer is a step down one "
+               "energy.")
+    view = S.show("view", label_visibility="collapsed", width="stretch")
+    if view == "family":
+        sidebar.panels(binary=False)
+        sections.family_section()
+    elif view == "cloud":
+        sections.cloud_section()
+    else:
+        sections.descent_section()
+    explain.explain(view)
+
+
+main()

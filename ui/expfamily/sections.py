@@ -1,0 +1,140 @@
+"""The exponential-family page's three sections. app_pages/attention_family.py lays them out."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import expfamily as ef
+
+from .. import charts, figures, state, widgets
+from . import autograd
+from . import figures as figs
+from .settings import CLOUDS, SETTINGS
+
+PAGE = "attention_family"
+CHART = {"displayModeBar": False}
+HESSIAN_MAX_D = 256  # autograd's Hessian takes d backward passes
+
+
+def _columns(keys):
+    return [SETTINGS.show(k, c) for k, c in zip(keys, st.columns(len(keys)))]
+
+
+def hessian_spectrum(K: np.ndarray, q: np.ndarray, beta: float) -> np.ndarray:
+    """The nonzero part of the Hessian's spectrum: H = beta B^T B with B = sqrt(p)(K - m)
+    (N, d) shares its nonzero eigenvalues with the N x N matrix beta B B^T."""
+    p = ef.attention_weights(K, q, beta)
+    B = np.sqrt(p)[:, None] * (K - p @ K)
+    return np.sort(np.linalg.eigvalsh(beta * B @ B.T))[::-1]
+
+
+# ------------------------------------------------------------------ 1. attention is a gradient
+
+def family_section() -> None:
+    with st.container(key="controls_attention_family"):
+        beta = float(SETTINGS.show("beta"))
+    ps = state.patterns(binary=False)
+    if ps.N == 0:
+        st.info("Store at least one pattern in the sidebar: they are the keys.")
+        return
+    K = ps.X
+    q, _ = state.query(ps)
+    p = ef.attention_weights(K, q, beta)
+    closed = ef.log_normalizer_grad(K, q, beta)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Log-normalizer A(q) = lse(βKq)/β", f"{ef.log_normalizer(K, q, beta):.6g}")
+    m2.metric("Largest |∇A(q) by autograd − Kᵀp|",
+              f"{np.max(np.abs(autograd.grad(K, q, beta) - closed)):.1e}")
+    if ps.d <= HESSIAN_MAX_D:
+        gap = np.max(np.abs(autograd.hessian(K, q, beta) - ef.log_normalizer_hessian(K, q, beta)))
+        m3.metric("Largest |Hessian by autograd − β Cov_p[k]|", f"{gap:.1e}")
+    else:
+        m3.metric("Hessian by autograd", "not at this size",
+                  help=f"It takes d = {ps.d} backward passes: choose a size of 16 or less in "
+                       "the sidebar to see it checked.")
+    left, right = st.columns(2, gap="large")
+    charts.plot(left, figures.weight_bars(p, list(ps.names), "Attention weights p = "
+                                          "softmax(βKq)"),
+                key="ef_weights", config=CHART)
+    lam = hessian_spectrum(K, q, beta)
+    charts.plot(right, figs.eigen_bars(lam), key="ef_eigen", config=CHART)
+    right.caption(f"The Hessian β Cov_p[k] is d × d = {ps.d} × {ps.d} but has rank at most "
+                  f"N − 1 = {ps.N - 1}: these are its {ps.N} largest eigenvalues (computed "
+                  f"from an N × N matrix). The smallest, {lam[-1]:.1e}, is zero up to "
+                  "rounding error: a covariance has no negative eigenvalues, so A is convex.")
+
+
+# ------------------------------------------------------------------ 2. expansion and contraction
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cloud_layers(name: str, n: int, d: int, seed: int, beta: float, layers: int):
+    Z = ef.token_cloud(name, n, d, seed)
+    return ef.token_layers(Z, layers, beta), ef.token_layers(Z, layers, beta, layer_norm=True)
+
+
+def cloud_section() -> None:
+    with st.container(key="controls_attention_family"):
+        name, dim, n = _columns(["cloud", "dim", "n"])
+        beta, layers, seed = _columns(["cbeta", "layers", "seed"])
+    plain, normed = cloud_layers(name, int(n), int(dim), int(seed), float(beta), int(layers))
+    s_plain, s_normed = ef.spreads(plain), ef.spreads(normed)
+    sv = {k: np.array([ef.top_singular_value(Z) for Z in Zs])
+          for k, Zs in (("without layer norm", plain), ("with layer norm", normed))}
+    run_key = f"{name}|{dim}|{n}|{seed}|{beta}|{layers}"
+
+    def body():
+        t = widgets.player(PAGE, int(layers), run_key)
+        a, b = st.columns(2)
+        a.metric(f"Spread after layer {t}, attention + residual", f"{s_plain[t]:.4g}")
+        b.metric(f"Spread after layer {t}, then layer norm", f"{s_normed[t]:.4g}")
+        charts.plot(a, figs.cloud(plain[t], "Attention + residual", figures.RED),
+                    key="ef_plain", config=CHART)
+        charts.plot(b, figs.cloud(normed[t], "… then layer norm", figures.BLUE),
+                    key="ef_normed", config=CHART)
+        a, b = st.columns(2)
+        charts.plot(a, figs.spread_curves({"without layer norm": s_plain, "with layer norm":
+                                           s_normed}, t, "Spread: mean distance to the "
+                                          "centroid", "spread"), key="ef_spread", config=CHART)
+        charts.plot(b, figs.spread_curves(sv, t, "Largest singular value of the centred "
+                                          "cloud", "σ₁"), key="ef_sv", config=CHART)
+        widgets.stop_if_done(PAGE, t, int(layers))
+
+    widgets.animated(PAGE, body)
+    st.caption(f"{CLOUDS[name].capitalize()}, {n} tokens in {dim}-D, β = {beta:g}: over "
+               f"{layers} layers the spread goes from {s_plain[0]:.4g} to {s_plain[-1]:.4g} "
+               f"without layer norm and to {s_normed[-1]:.4g} with it.")
+
+
+# ------------------------------------------------------------------ 3. a step down an energy
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def descent(seed: int, wseed: int, scale: float, beta: float, layers: int):
+    K = ef.token_cloud("two clusters", 8, 3, seed)
+    Z = ef.token_cloud("blob", 16, 3, seed + 1)
+    tied = ef.attention_layers(K, Z, beta, layers)
+    untied = ef.attention_layers(K, Z, beta, layers, ef.random_weights(3, wseed, scale))
+    return (np.array([ef.tied_energy(K, Y, beta).sum() for Y in tied]),
+            np.array([ef.tied_energy(K, Y, beta).sum() for Y in untied]))
+
+
+def rise_text(changes: np.ndarray) -> str:
+    top = float(np.max(changes))
+    return f"+{top:.3g} at layer {int(np.argmax(changes)) + 1}" if top > 0 else "none: it never rises"
+
+
+def descent_section() -> None:
+    with st.container(key="controls_attention_family"):
+        beta, scale, wseed, layers, seed = _columns(["dbeta", "scale", "wseed", "layers",
+                                                     "seed"])
+    tied, untied = descent(int(seed), int(wseed), float(scale), float(beta), int(layers))
+    charts.plot(st, figs.energy_curves(tied, untied), key="ef_energy", config=CHART)
+    rises = np.diff(untied)
+    m1, m2 = st.columns(2)
+    m1.metric("Largest rise from one layer to the next, tied", rise_text(np.diff(tied)))
+    m2.metric("Largest rise, independent weights", rise_text(rises))
+    if np.max(rises) > 0:
+        st.info(f"With independent weights the energy rose at layer "
+                f"{int(np.argmax(rises)) + 1}: that update is no step down this energy.")
+    else:
+        st.info("With these independent weights the energy happens not to rise: try other "
+                "seeds or a larger distance from I. Tied, it can never rise.")
