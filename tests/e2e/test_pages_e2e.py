@@ -105,6 +105,8 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
 def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
     """A run that needs the Run button: the progress bar and a partial chart show while it
     measures, then both curves, the CSV button, and a PNG from the chart's camera button."""
+    goto(page, server, "capacity_lab")  # charts drawn once: Plotly's script is loaded and cached
+    page.wait_for_selector('[data-testid="stPlotlyChart"] svg', timeout=60_000)
     goto(page, server, "capacity_lab?v_sync=0&v_async=0&v_dense=1&d=100&n_lo=50&n_hi=600"
                        "&points=8&trials=40")  # about 3 s of work
     run = page.get_by_role("button", name=re.compile(r"^Run \(about \d+ s\)$"))
@@ -112,7 +114,7 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
     assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == 0
     page.evaluate("""() => { window.sawPartial = false; new MutationObserver(() => {
         if (document.querySelector('[data-testid="stProgress"]') &&
-            document.querySelector('[data-testid="stMain"] [data-testid="stPlotlyChart"] svg'))
+            document.querySelector('[data-testid="stMain"] [data-testid="stPlotlyChart"]'))
           window.sawPartial = true; }).observe(document.body, {childList: true, subtree: true}); }""")
     run.click()
     page.get_by_text("Download the curves (CSV)").wait_for(timeout=60_000)

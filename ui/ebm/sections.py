@@ -10,7 +10,7 @@ from hopfield_core import ebm, images
 from .. import charts, state, widgets
 from ..text import escaped
 from . import cache, figures
-from .settings import CONTOURS, FRAMES, LIMIT, MAX_MY_POINTS, SETTINGS
+from .settings import FRAMES, LIMIT, MAX_MY_POINTS, SETTINGS
 
 PAGE = "learning"
 CHART = {"displayModeBar": False}
@@ -96,8 +96,7 @@ def plane_section() -> None:
         t = widgets.player(PAGE, FRAMES, run_key)
         steps = t * run.per_frame
         left, right = st.columns([3, 2], gap="large")
-        title = (f"{CONTOURS[c['kind']].capitalize()} after {steps} Adam steps, "
-                 f"β = {c['beta']:g}")
+        title = f"After {steps} Adam steps, β = {c['beta']:g}"  # the colour bar names log p or E
         fig = figures.plane(run.path, t, c["beta"], c["kind"], run.train, run.held,
                             c["name"] == "mine", title)
         if c["name"] == "mine":  # clicks add points

@@ -58,5 +58,5 @@ def eigen_bars(values: np.ndarray, height: int = 300) -> go.Figure:
     k = np.arange(1, len(values) + 1)
     return figure([go.Bar(x=k, y=values, marker_color=BLUE,
                           hovertemplate="eigenvalue %{x}: %{y:.4g}<extra></extra>")],
-                  "Eigenvalues of the Hessian (all others are 0)", height,
+                  "Hessian eigenvalues", height,
                   dict(title="k", dtick=1), dict(title="λ_k", exponentformat="power"))

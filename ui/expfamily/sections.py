@@ -53,14 +53,13 @@ def family_section() -> None:
                   help=f"It takes d = {ps.d} backward passes: choose a size of 16 or less in "
                        "the sidebar to see it checked.")
     left, right = st.columns(2, gap="large")
-    charts.plot(left, figures.weight_bars(p, list(ps.names), "Attention weights p = "
-                                          "softmax(βKq)"),
+    charts.plot(left, figures.weight_bars(p, list(ps.names), "Weights p = softmax(βKq)"),
                 key="ef_weights", config=CHART)
     lam = hessian_spectrum(K, q, beta)
     charts.plot(right, figs.eigen_bars(lam), key="ef_eigen", config=CHART)
     right.caption(f"The Hessian β Cov_p[k] is d × d = {ps.d} × {ps.d} but has rank at most "
                   f"N − 1 = {ps.N - 1}: these are its {ps.N} largest eigenvalues (computed "
-                  f"from an N × N matrix). The smallest, {lam[-1]:.1e}, is zero up to "
+                  f"from an N × N matrix); all the others are 0. The smallest, {lam[-1]:.1e}, is zero up to "
                   "rounding error: a covariance has no negative eigenvalues, so A is convex.")
 
 
@@ -93,10 +92,9 @@ def cloud_section() -> None:
                     key="ef_normed", config=CHART)
         a, b = st.columns(2)
         charts.plot(a, figs.spread_curves({"without layer norm": s_plain, "with layer norm":
-                                           s_normed}, t, "Spread: mean distance to the "
-                                          "centroid", "spread"), key="ef_spread", config=CHART)
-        charts.plot(b, figs.spread_curves(sv, t, "Largest singular value of the centred "
-                                          "cloud", "σ₁"), key="ef_sv", config=CHART)
+                                           s_normed}, t, "Spread", "mean distance to centroid"), key="ef_spread", config=CHART)
+        charts.plot(b, figs.spread_curves(sv, t, "Largest singular value", "σ₁ of the centred cloud"),
+                    key="ef_sv", config=CHART)
         widgets.stop_if_done(PAGE, t, int(layers))
 
     widgets.animated(PAGE, body)
