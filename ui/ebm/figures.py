@@ -79,7 +79,7 @@ def plane(X_path: np.ndarray | None, t: int, beta: float, kind: str, train: np.n
                   dict(range=box, constrain="domain", showgrid=False, title="first coordinate"),
                   dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
                        showgrid=False, title="second coordinate"),
-                  legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
+                  legend=dict(orientation="h", yanchor="top", y=-0.2, x=0),
                   clickmode="event+select" if clickable else None, dragmode=False,
                   shapes=[] if X_path is not None else [dict(
                       type="rect", xref="x", yref="y", x0=-LIMIT, x1=LIMIT, y0=-LIMIT, y1=LIMIT,
@@ -98,7 +98,8 @@ def nll_curves(steps: np.ndarray, train: np.ndarray, held: np.ndarray | None, t_
                                hovertemplate="step %{x}: %{y:.4f}<extra></extra>"))
     return figure(data, title, height, dict(title="Adam steps", rangemode="tozero"),
                   dict(title="mean −log p"), shapes=[vline(t_steps, color=GREY, dash="dot")],
-                  legend=dict(orientation="h", yanchor="top", y=-0.28, x=0))
+                  legend=dict(x=1, xanchor="right", y=1, yanchor="top",
+                              bgcolor="rgba(255,255,255,0.8)"))  # top right: the curves fall
 
 
 def samples(points: np.ndarray, train: np.ndarray, height: int = 300) -> go.Figure:

@@ -95,7 +95,9 @@ def plane_section() -> None:
             st.rerun(scope="app")
         t = widgets.player(PAGE, FRAMES, run_key)
         steps = t * run.per_frame
-        left, right = st.columns([3, 2], gap="large")
+        # on a projector the plane takes the full width, the curves go below it
+        left, right = ((st.container(), st.container()) if state.presenter()
+                       else st.columns([3, 2], gap="large"))
         title = f"After {steps} Adam steps, β = {c['beta']:g}"  # the colour bar names log p or E
         fig = figures.plane(run.path, t, c["beta"], c["kind"], run.train, run.held,
                             c["name"] == "mine", title)
