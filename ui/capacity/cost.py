@@ -32,7 +32,9 @@ PHASE_PER_ELEMENT = 2.5e-9
 
 
 def capacity(variant: str, d: int, flip: float, degree: int) -> float:
-    """The textbook capacity in patterns (infinite for the modern network: see steps)."""
+    """The textbook capacity in patterns: 0.138 d, Krotov and Hopfield's d^(n-1) /
+    (2 (2n-3)!! ln d), Demircigil's exponential one (infinite past 1e300, and for the modern
+    network, which has no such count: see steps)."""
     if variant.startswith("classical"):
         return classical_capacity(d)
     if variant == "dense":

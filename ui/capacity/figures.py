@@ -1,28 +1,22 @@
 """The capacity lab's figures: arrays in, go.Figure out (no Streamlit)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
-from hopfield_core.capacity import (classical_capacity, log10_exponential_capacity,
-                                    log10_polynomial_capacity)
-
 from ..figures import GREY, figure, note, vline
+from . import cost
 
 COLOURS = {"classical-sync": "#1f6feb", "classical-async": "#0a3069", "dense": "#1a7f37",
            "exponential": "#d1242f", "modern": "#8250df"}
 
 
 def theory_n(variant: str, d: int, flip: float, degree: int) -> float | None:
-    """The textbook capacity in patterns (None where it does not fit on the axis)."""
-    if variant.startswith("classical"):
-        return classical_capacity(d)
-    if variant == "dense":
-        return 10 ** log10_polynomial_capacity(d, degree)
-    if variant == "exponential" and flip < 0.5:
-        log10 = log10_exponential_capacity(d, flip)
-        return 10 ** log10 if log10 < 300 else None
-    return None
+    """The textbook capacity in patterns (None where there is none to draw)."""
+    n = cost.capacity(variant, d, flip, degree)
+    return n if math.isfinite(n) else None
 
 
 def curves_figure(results: list, names: dict, d: int, flip: float, degree: int,

@@ -52,10 +52,10 @@ def image_data(items, size: int, colour: bool) -> np.ndarray:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def image_run(key: tuple, N: int, beta: float, lr: float, steps: int, seed: int, _data):
-    """(initial patterns, learned patterns, NLL per step, Adam steps run, note or None).
-    key names the data (the stored items and the representation)."""
+    """(learned patterns, NLL per step, Adam steps run, note or None). key names the data
+    (the stored items and the representation)."""
     n, d = _data.shape
     steps, note = budget.learn_cap(n, N, d, steps)
     X0 = ebm_data.initial_patterns(N, d, seed, scale=0.1)
     t = ebm.Trainer(X0, _data, beta, lr, keep_path=False).step(steps)
-    return X0, t.X, np.array(t.history), steps, note
+    return t.X, np.array(t.history), steps, note

@@ -149,7 +149,7 @@ def images_section() -> None:
         return
     data = cache.image_data(items, size, colour)
     key = (tuple(s.key for s in items), size, colour)
-    X0, X, history, ran, note = cache.image_run(key, N, beta, lr, steps, seed, data)
+    X, history, ran, note = cache.image_run(key, N, beta, lr, steps, seed, data)
     if note:
         st.info(note, icon=":material/timer:")
     shape = (size, size, 3) if colour else (size, size)
