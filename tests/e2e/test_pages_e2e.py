@@ -134,13 +134,20 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
     shot(page, "capacity_lab_run")
 
 
-def test_learning_plays_to_the_end_and_takes_clicked_points(page, server):
+def test_learning_plays_pauses_runs_and_takes_clicked_points(page, server):
     goto(page, server, "learning?data=moons")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
     page.get_by_role("button", name=re.compile("^Play$")).first.click()
-    page.wait_for_function("() => /step 60 of 60/.test(document.body.innerText)", timeout=90_000)
+    step = "() => { const m = document.body.innerText.match(/step (\\d+) of 60/); return m && +m[1] >= 5; }"
+    page.wait_for_function(step, timeout=60_000)  # Play advances on its own
+    page.get_by_role("button", name=re.compile("^Pause$")).first.click()
     wait_idle(page)
-    assert page.get_by_role("button", name=re.compile("^Play$")).count() == 1  # stopped itself
+    held = re.search(r"step (\d+) of 60", page.inner_text("body")).group(1)
+    page.wait_for_timeout(1500)
+    assert re.search(r"step (\d+) of 60", page.inner_text("body")).group(1) == held  # paused
+    page.get_by_role("button", name=re.compile("^Run$")).first.click()
+    page.wait_for_function("() => /step 60 of 60/.test(document.body.innerText)", timeout=60_000)
+    wait_idle(page)
     assert "after 300 Adam steps" in page.inner_text("body")
     assert_healthy(page)
     shot(page, "learning")
