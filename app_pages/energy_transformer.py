@@ -1,14 +1,14 @@
 """The Energy Transformer: a pretrained masked-image completer whose every step lowers an energy."""
 import hashlib
 
-import numpy as np
 import streamlit as st
 
 from hopfield_core import analysis
-from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
-from ui import charts, et_cache, figures, layout, state, widgets
-from ui.et.controls import PATCH, pick_image, pick_mask
-from ui.et.settings import GRID, SETTINGS
+from hopfield_core.et.masks import mean_fill, masked_patch_mse
+from ui import et_cache, layout, state, widgets
+from ui.et import sections
+from ui.et.controls import pick_device, pick_image, pick_mask
+from ui.et.settings import GRID, PATCH, SETTINGS, SHIPPED, SIZE
 
 PAGE = "et"
 
@@ -17,17 +17,20 @@ def explain() -> None:
     text, eq = layout.explain(PAGE)
     text.markdown(
         "The **Energy Transformer** (Hoover et al., 2023) is a Transformer block run as an "
-        "energy descent. The image is cut into $4\\times4$ patches; each becomes a token "
-        "$x_B$; hidden patches start as a learned *mask token*. Then one block is applied "
-        "$T$ times, and each application moves every token **downhill** on one global "
-        "energy: an **attention** part, in which every token is both a query and a key "
-        "(so, unlike the modern Hopfield update, the memories move too), and a "
-        "**Hopfield** part with $K$ learned memories. In a standard Transformer each attention "
-        "update is already an implicit step on an energy of its own queries and keys, but "
-        "each layer has its own weights and the parts share no energy; here one block is "
-        "reused and every part descends one global energy, which is guaranteed to fall for "
-        "a small enough step. The decoder turns each "
-        "step's tokens back into pixels, so you can watch the hole fill in."
+        f"energy descent. The image is cut into ${PATCH}\\times{PATCH}$-pixel patches; each "
+        "becomes a token $x_B$; hidden patches start as a learned *mask token*. Then one block "
+        "is applied $T$ times, and each application moves every token **downhill** on one "
+        "global energy: an **attention** part, in which every token is both a query and a key "
+        "(so, unlike the modern Hopfield update, the memories move too), and a **Hopfield** "
+        "part with $K$ learned memories. In a standard Transformer each attention update is "
+        "already an implicit step on an energy of its own queries and keys, but each layer has "
+        "its own weights and the parts share no energy; here one block is reused and every "
+        "part descends one global energy. The decoder turns each step's tokens back into "
+        "pixels, so you can watch the hole fill in.\n\n"
+        f"The model was trained to be read after $T = {SHIPPED.steps}$ steps. Run it longer with "
+        "**Steps T** and compare the two curves: the energy can only fall, but whether the "
+        "picture stays good depends on how the model was trained. The answer should be where "
+        "the descent settles; the sentence under the curves says whether it is, for this image."
     )
     with eq:
         st.latex(r"g = \gamma\,\frac{x - \overline{x}}{\sqrt{\mathrm{var}(x) + \epsilon}} + \delta")
@@ -37,12 +40,15 @@ def explain() -> None:
         st.latex(r"x \leftarrow x - \alpha\, \frac{\partial (E_{\mathrm{ATT}} + E_{\mathrm{HN}})}{\partial g}")
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
-            "- Keep the *astronaut*, choose **rectangle** and hide rows 2 to 6 and columns 2 to 6 "
-            "(the face): press **Play** and watch the hole fill in while all three energies fall.\n"
-            "- With a **random** mask, slide the hidden share from 0.3 to 0.9: the ET's error grows "
-            "but stays below the mean-fill yardstick until almost nothing is left to go on.\n"
+            "- Keep *coffee* (a photo the model never saw), choose **rectangle** and hide rows 2 "
+            "to 6 and columns 2 to 6: press **Play** and watch the hole fill in while the energy "
+            "falls.\n"
+            "- Set **Steps T** to 100 and compare the error curve with the energy curve: does the "
+            "picture hold once the trained steps are over?\n"
+            "- With a **random** mask, slide the hidden share from 0.3 to 0.9: the ET's error "
+            "grows, and so does the mean-fill yardstick's.\n"
             "- Choose **click patches**, press *Hide none*, then hide a single patch: one token "
-            "is rebuilt from its neighbours by attention alone."
+            "is rebuilt from its neighbours."
         )
     st.caption("Compare: a modern Hopfield step moves one query towards fixed stored patterns, "
                r"$\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)$; attention is that step with "
@@ -54,15 +60,13 @@ def live() -> None:
     SETTINGS.bind()
     st.title("The Energy Transformer")
     st.caption("A Transformer block run as an energy descent fills in the hidden patches of a "
-               "photo, step by step, while its energy falls.")
-    options = et_cache.devices()
+               f"{SIZE} x {SIZE} photo, step by step, while its energy falls.")
     with st.container(key="controls_et"):
         left, right = st.columns([1, 1], gap="large")
         with left:
             image, image_key = pick_image()
-            device = st.radio("Device", options, key="et_device", horizontal=True,
-                              help="CUDA or Apple MPS when this machine has one, else the CPU.") \
-                if len(options) > 1 else options[0]
+            steps = SETTINGS.show("steps")
+            device = pick_device(et_cache.devices())
         with right:
             mask = pick_mask(image) if image is not None else None
     model, error = et_cache.load_et(device)
@@ -77,39 +81,35 @@ def live() -> None:
     st.caption(f"Hidden: {int(mask.sum())} of {GRID * GRID} patches.")
     if not mask.any():
         st.warning("Nothing is hidden: hide some patches to see the model fill them in.")
+    elif mask.all():
+        st.warning("Every patch is hidden: the model has nothing to go on, and what it draws "
+                   "comes from the mask token and the positions alone.")
     out, seconds = et_cache.complete(device, image_key, hashlib.sha1(mask.tobytes()).hexdigest(),
-                                     model.cfg.steps, image, mask)
+                                     int(steps), image, mask)
     T = len(out.energies) - 1
-    run_key = f"{image_key}|{mask.tobytes().hex()}|{device}"
+    run_key = f"{image_key}|{mask.tobytes().hex()}|{device}|{T}"
+    mse = sections.error_curve(out.frames, image, mask, PATCH)
+    yardstick = masked_patch_mse(mean_fill(image, mask, PATCH), image, mask, PATCH)
+    gamma, alpha = float(model.model.ln_gamma), model.cfg.alpha
 
     def body():
         t = widgets.player(PAGE, T, run_key)
-        c = st.columns(4)
-        charts.plot(c[0], figures.image(image, "Original", 260), key="et_original",
-                          config={"displayModeBar": False})
-        charts.plot(c[1], figures.image(show_masked(image, mask, PATCH), "Masked input", 260),
-                          key="et_masked", config={"displayModeBar": False})
-        charts.plot(c[2], figures.image(out.frames[t], f"After step {t}", 260), key="et_frame",
-                          config={"displayModeBar": False})
-        charts.plot(c[3], figures.image(mean_fill(image, mask, PATCH), "Mean fill", 260),
-                          key="et_meanfill", config={"displayModeBar": False})
-        steps = np.arange(T + 1)
-        fig = figures.line_chart(steps, {"total": out.energies, "attention": out.energies_att,
-                                         "Hopfield": out.energies_hn},
-                                 "Energy after each step", "step t", "E", mark_x=t)
-        charts.plot(st, fig, key="et_energy", config={"displayModeBar": False})
+        sections.pictures(image, mask, out.frames[t], t, PATCH)
         m = st.columns(4)
-        m[0].metric("Masked-patch MSE, ET", f"{masked_patch_mse(out.frames[t], image, mask, PATCH):.4f}")
-        m[1].metric("Mean-fill MSE", f"{masked_patch_mse(mean_fill(image, mask, PATCH), image, mask, PATCH):.4f}")
+        m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}")
+        m[1].metric("Mean-fill MSE", f"{yardstick:.4f}")
         m[2].metric("Device", device.upper())
         m[3].metric("Completion took", f"{seconds * 1000:.0f} ms")
+        sections.curves(out, mse, yardstick, t)
+        st.caption(sections.settled(out, mse, model.cfg.steps))
         if analysis.energy_rises(out.energies).size:
             st.warning("The energy rose at some step for this image: the step size is too large "
                        "for it.")
+        spectrum = et_cache.spectrum(device, run_key, t, out.tokens[t])
+        sections.why_it_falls(out, spectrum, gamma, alpha, t)
         widgets.stop_if_done(PAGE, t, T)
 
     widgets.animated(PAGE, body)
-
 
 
 def main() -> None:

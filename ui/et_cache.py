@@ -33,7 +33,7 @@ def devices() -> list[str]:
     return available_devices()
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=32, show_spinner=False)
 def complete(device: str, image_key: str, mask_key: str, steps: int, _image: np.ndarray,
              _mask: np.ndarray):
     """(Completion, seconds it took): keyed by small strings, arrays not hashed."""
@@ -43,3 +43,15 @@ def complete(device: str, image_key: str, mask_key: str, steps: int, _image: np.
     t0 = time.perf_counter()
     out = model.complete(_image, _mask, steps=steps)
     return out, time.perf_counter() - t0
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def spectrum(device: str, run_key: str, t: int, _tokens: np.ndarray) -> dict:
+    """The eigenvalues of M on the tokens of step t of a run (hopfield_core.et.descent),
+    keyed by the run and the step: each frame's costs about 0.1 s once."""
+    from hopfield_core.et.descent import spectrum as eigenvalues
+
+    model, error = load_et(device)
+    if model is None:
+        raise RuntimeError(error)
+    return eigenvalues(model.model, _tokens)

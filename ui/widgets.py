@@ -85,6 +85,15 @@ def _set_t(page: str, value: int) -> None:
     st.session_state[f"{page}_playing"] = False
 
 
+def _scrubbed(page: str) -> None:
+    """The scrub slider moved. While playing there is no slider on screen, so a change then is
+    the browser replaying the slider's value from before Play (it sends the states of widgets
+    it last drew with the next fragment run): ignored, or it would stop Play partway."""
+    if st.session_state.get(f"{page}_playing"):
+        return
+    _set_t(page, st.session_state[f"{page}_scrub"])
+
+
 def _play(page: str, T: int) -> None:
     if st.session_state.get(_cursor(page), 0) >= T:
         st.session_state[_cursor(page)] = 0
@@ -123,7 +132,7 @@ def player(page: str, T: int, run_key: str) -> int:
     elif T > 0:
         st.session_state[f"{page}_scrub"] = t
         st.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",
-                  on_change=lambda: _set_t(page, st.session_state[f"{page}_scrub"]))
+                  on_change=_scrubbed, args=(page,))
     return t
 
 

@@ -21,6 +21,8 @@ class Completion:
     energies: np.ndarray      # (T+1,) total energy after each step
     energies_att: np.ndarray  # (T+1,) attention part
     energies_hn: np.ndarray   # (T+1,) Hopfield part
+    rates: np.ndarray         # (T+1,) dE/dt = -(dE/dg)^T M (dE/dg) at each state (descent.py)
+    tokens: np.ndarray        # (T+1, N, D) float32, the state x after each step
 
 
 def available_devices() -> list[str]:
@@ -58,15 +60,17 @@ class ETCompleter:
         mk = torch.from_numpy(m.reshape(1, -1)).to(self.device)  # (1, N)
         P = patchify(x_img, cfg.patch_size)  # (1, N, P)
         x0 = self.model.tokens(P, mk)
-        _, xs, e_att, e_hn = self.model.evolve(x0, steps=steps, record=True)
+        _, xs, e_att, e_hn, rates = self.model.evolve(x0, steps=steps, record=True, with_rates=True)
         X = torch.cat(xs)  # (T+1, N, D)
         dec = self.model.decode(X).clamp(0, 1)  # (T+1, N, P)
         dec = torch.where(mk[..., None], dec, P)  # visible patches kept exactly
         frames = unpatchify(dec, cfg.patch_size, cfg.grid).cpu().numpy()  # (T+1, H, W, 3)
         ea = e_att[:, 0].double().cpu().numpy()
         eh = e_hn[:, 0].double().cpu().numpy()
+        rates = rates[:, 0].double().cpu().numpy()  # (T+1,) dE/dt at each x_t
         return Completion(image=frames[-1].copy(), frames=frames, energies=ea + eh,
-                          energies_att=ea, energies_hn=eh)
+                          energies_att=ea, energies_hn=eh, rates=rates,
+                          tokens=X.float().cpu().numpy())
 
 
 def pick_device(device: str | torch.device | None = None) -> torch.device:

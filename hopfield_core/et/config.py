@@ -14,7 +14,7 @@ class ETConfig:
     heads: int = 4            # H, attention heads
     head_dim: int = 32        # Y, key/query size per head
     memories: int = 512       # K, Hopfield memories
-    steps: int = 12           # T, energy-descent steps
+    steps: int = 8            # T, energy-descent steps
     alpha: float = 0.1        # step size of x <- x - alpha dE/dg
     eps: float = 1e-5         # energy layer norm epsilon
     attend_to_self: bool = False  # False: sum over keys B != C, as in the paper

@@ -2,7 +2,7 @@
 augmented hard, plus procedural images. scikit-image and scikit-learn are training-time
 dependencies only (requirements-dev.txt); the app never imports this module.
 
-# B batch, S image side (32), C = 3 channels
+# B batch, S image side (32 or 64), C = 3 channels
 """
 from __future__ import annotations
 
@@ -12,15 +12,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-TRAIN_PHOTOS = ("astronaut", "camera", "hubble_deep_field", "immunohistochemistry", "retina",
-                "colorwheel", "coins", "brick", "grass", "gravel", "horse", "moon", "page",
-                "text", "logo", "cell", "clock", "cat", "microaneurysms", "china")
-HELD_OUT_PHOTOS = ("coffee", "chelsea", "rocket", "flower")
+from .photos import HELD_OUT_PHOTOS
 
 
 def _as_rgb(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a)
-    a = a.astype(np.float32) / (255.0 if a.dtype == np.uint8 else (a.max() or 1.0))
+    a = a.astype(np.float32) / np.float32(255.0 if a.dtype == np.uint8 else (float(a.max()) or 1.0))
     if a.ndim == 2:
         a = np.repeat(a[:, :, None], 3, axis=2)
     return np.ascontiguousarray(a[:, :, :3])
@@ -32,6 +29,8 @@ def load_photo(name: str) -> np.ndarray:
         from sklearn.datasets import load_sample_image
         return _as_rgb(load_sample_image(f"{name}.jpg"))
     import skimage.data
+    if name == "motorcycle":
+        return _as_rgb(skimage.data.stereo_motorcycle()[0])
     return _as_rgb(getattr(skimage.data, name)())
 
 
@@ -119,7 +118,7 @@ def procedural(size: int, gen: torch.Generator) -> torch.Tensor:
 
 
 class Sampler:
-    """Batches of 32 x 32 training images: photo crops (augmented) and procedural images."""
+    """Batches of S x S training images: photo crops (augmented) and procedural images."""
 
     def __init__(self, photos: list[torch.Tensor], size: int, seed: int, p_procedural: float = 0.3):
         self.photos, self.size, self.p = photos, size, p_procedural

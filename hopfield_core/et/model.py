@@ -75,6 +75,16 @@ class EnergyTransformer(nn.Module):
         e_hn = -0.5 * (s * s).sum(dim=(-1, -2))  # (B,)
         return e_att, e_hn
 
+    def metric_times(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """M v per token, M = d^2 L / dx^2 = dg/dx (the layer norm's Jacobian), without forming
+        M: (gamma / sigma) (v - mean v - u (u . v) / D), u = (x - mean x) / sigma. (..., N, D)"""
+        D = x.shape[-1]
+        xc = x - x.mean(dim=-1, keepdim=True)
+        sigma = torch.sqrt((xc * xc).mean(dim=-1, keepdim=True) + self.cfg.eps)
+        u = xc / sigma
+        inner = v - v.mean(dim=-1, keepdim=True) - u * (u * v).sum(dim=-1, keepdim=True) / D
+        return self.ln_gamma / sigma * inner
+
     def energy(self, g: torch.Tensor) -> torch.Tensor:
         e_att, e_hn = self.energy_parts(g)
         return e_att + e_hn
@@ -105,19 +115,27 @@ class EnergyTransformer(nn.Module):
         x = torch.where(mask[..., None], self.mask_token.expand_as(x), x)
         return x + self.pos
 
-    def evolve(self, x: torch.Tensor, steps: int | None = None, record: bool = False):
+    def evolve(self, x: torch.Tensor, steps: int | None = None, record: bool = False,
+               with_rates: bool = False):
         """T steps of x <- x - alpha dE/dg. Returns x_T and, with record, every x_t and
-        the energies (T+1, B) split into attention and Hopfield parts."""
+        the energies (T+1, B) split into attention and Hopfield parts; with_rates adds
+        dE/dt = -(dE/dg)^T M (dE/dg) at each x_t (T+1, B) from the gradients the steps use."""
         T = self.cfg.steps if steps is None else steps
-        xs, e_att, e_hn = [x], [], []
+        xs, e_att, e_hn, rates = [x], [], [], []
         for _ in range(T):
             ea, eh, grad = self.energy_and_grad(self.layer_norm(x))
+            if with_rates:
+                rates.append(-(grad * self.metric_times(x, grad)).sum(dim=(-1, -2)))
             x = x - self.cfg.alpha * grad
             xs.append(x)
             e_att.append(ea)
             e_hn.append(eh)
         if not record:
             return x
+        if with_rates:
+            ea, eh, grad = self.energy_and_grad(self.layer_norm(x))
+            rates.append(-(grad * self.metric_times(x, grad)).sum(dim=(-1, -2)))
+            return x, xs, torch.stack(e_att + [ea]), torch.stack(e_hn + [eh]), torch.stack(rates)
         ea, eh = self.energy_parts(self.layer_norm(x))
         return x, xs, torch.stack(e_att + [ea]), torch.stack(e_hn + [eh])  # (T+1, B) each
 

@@ -26,10 +26,36 @@ import torch.distributed as dist
 from . import checkpoint
 from .baselines import biharmonic, masked_patch_mse, mean_fill
 from .config import ETConfig
-from .data import HELD_OUT_PHOTOS, TRAIN_PHOTOS, Sampler, held_out_set, load_photos, random_masks
+from .data import Sampler, held_out_set, load_photos, random_masks
+from .photos import HELD_OUT_PHOTOS, TRAIN_PHOTOS
 from .model import EnergyTransformer, patchify, unpatchify
 
 EVAL_RATIO = 0.5
+EVAL_STEPS_MAX = 100  # the held-out error is measured at every step up to this many
+FAR_GRAD_STEPS = 2
+CONFIG_ARGS = ("image_size", "patch_size", "dim", "heads", "head_dim", "memories", "steps", "alpha")
+
+
+class FixedPointObjective(torch.nn.Module):
+    """One forward pass for training: the T steps with their energies, and (far > 0) the
+    state of the first `far_batch` images `far` steps further on, reached without gradient and then FAR_GRAD_STEPS steps
+    with it, so that the weights learn to keep the completion where the dynamics settle."""
+
+    def __init__(self, model: EnergyTransformer):
+        super().__init__()
+        self.model = model
+
+    def forward(self, patches: torch.Tensor, mask: torch.Tensor, far: int = 0, far_batch: int = 0):
+        m = self.model
+        x, xs, e_att, e_hn = m.evolve(m.tokens(patches, mask), record=True)
+        g_last, g_before = m.layer_norm(x), m.layer_norm(xs[-2])
+        settle = ((g_last - g_before) ** 2).sum(dim=(1, 2)) / (g_last ** 2).sum(dim=(1, 2))  # (B,)
+        far_pred = None
+        if far > 0:
+            with torch.no_grad():
+                y = m.evolve(x[:far_batch].detach(), steps=far)
+            far_pred = m.decode(m.evolve(y, steps=FAR_GRAD_STEPS))
+        return m.decode(x), e_att, e_hn, far_pred, settle.mean()
 
 
 def parse_args(argv=None):
@@ -41,6 +67,16 @@ def parse_args(argv=None):
     ap.add_argument("--weight-decay", type=float, default=0.05)
     ap.add_argument("--energy-penalty", type=float, default=0.1,
                     help="weight of the penalty on energy rises between steps")
+    ap.add_argument("--far-max", type=int, default=0,
+                    help="the fixed-point loss: after the T steps, up to this many more steps "
+                         "(a random number each batch, without gradient), then 2 with gradient, "
+                         "and the hidden patches are scored there too; 0 = off")
+    ap.add_argument("--far-weight", type=float, default=1.0, help="weight of that loss")
+    ap.add_argument("--settle-weight", type=float, default=0.0,
+                    help="weight of the penalty on the last step's move: |g_T - g_(T-1)|^2 / |g_T|^2 "
+                         "per image, so that the T steps end where the dynamics settle")
+    ap.add_argument("--far-batch", type=int, default=16,
+                    help="how many of each batch's images the fixed-point loss follows")
     ap.add_argument("--eval-every", type=int, default=250)
     ap.add_argument("--time-limit", type=float, default=0, help="minutes; 0 = none")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads per process")
@@ -48,7 +84,7 @@ def parse_args(argv=None):
     ap.add_argument("--device", default="auto", help="auto, cpu, cuda or mps")
     ap.add_argument("--out", type=Path, default=checkpoint.ASSET_DIR)
     ap.add_argument("--held-out-per-photo", type=int, default=48)
-    for f in ("dim", "heads", "head_dim", "memories", "steps"):
+    for f in ("image_size", "patch_size", "dim", "heads", "head_dim", "memories", "steps"):
         ap.add_argument(f"--{f.replace('_', '-')}", type=int, default=None)
     ap.add_argument("--alpha", type=float, default=None)
     ap.add_argument("--rank-digests", type=Path, default=None,
@@ -66,28 +102,43 @@ def pick_device(name: str) -> torch.device:
     return torch.device("cpu")
 
 
-def lr_at(step: int, args) -> float:
+def lr_at(step: int, args, minutes: float = 0.0) -> float:
+    """Warm-up, then cosine decay to 0 over the batches, or over the time limit if that
+    comes first (so that a run cut by --time-limit still ends with a small learning rate)."""
     if step < args.warmup:
         return args.lr * (step + 1) / args.warmup
     t = (step - args.warmup) / max(1, args.batches - args.warmup)
+    if args.time_limit:
+        t = max(t, minutes / args.time_limit)
     return args.lr * 0.5 * (1 + math.cos(math.pi * min(t, 1.0)))
 
 
 @torch.no_grad()
 def evaluate(model: EnergyTransformer, images: torch.Tensor, masks: torch.Tensor,
-             device: torch.device) -> dict:
-    """ET masked-patch MSE and the share of images whose energy falls at every step."""
-    cfg, mses, monotone = model.cfg, [], []
+             device: torch.device, steps_max: int = EVAL_STEPS_MAX) -> dict:
+    """Held-out masked-patch MSE after every step 0..steps_max (et_mse: at the model's T),
+    the share of images whose energy falls at every one of those steps, and how much the
+    decoded image still moves at the end (largest pixel change between the last two steps)."""
+    cfg, T = model.cfg, model.cfg.steps
+    curves, monotone, last_move = [], [], []
     for i in range(0, len(images), 64):
         img, m = images[i:i + 64].to(device), masks[i:i + 64].to(device)
         P = patchify(img, cfg.patch_size)
-        pred, e_att, e_hn = model(P, m, record=True)
-        pred = torch.where(m[..., None], pred.clamp(0, 1), P)
-        out = unpatchify(pred, cfg.patch_size, cfg.grid)
-        mses.append(masked_patch_mse(out, img, m, cfg.patch_size).cpu())
-        E = (e_att + e_hn).cpu()  # (T+1, B)
+        _, xs, e_att, e_hn = model.evolve(model.tokens(P, m), steps=steps_max, record=True)
+        per_step, decoded = [], []
+        for x in xs:
+            pred = torch.where(m[..., None], model.decode(x).clamp(0, 1), P)
+            out = unpatchify(pred, cfg.patch_size, cfg.grid)
+            per_step.append(masked_patch_mse(out, img, m, cfg.patch_size).cpu())
+            decoded.append(out)
+        curves.append(torch.stack(per_step))  # (steps_max+1, B)
+        last_move.append((decoded[-1] - decoded[-2]).abs().amax(dim=(1, 2, 3)).cpu())
+        E = (e_att + e_hn).cpu()  # (steps_max+1, B)
         monotone.append((E[1:] <= E[:-1]).all(dim=0))
-    return {"et_mse": float(torch.cat(mses).mean()),
+    curve = torch.cat(curves, dim=1).mean(dim=1)  # (steps_max+1,)
+    return {"et_mse": float(curve[T]), "et_mse_4T": float(curve[min(4 * T, steps_max)]),
+            "et_mse_100": float(curve[steps_max]), "mse_by_step": [round(float(v), 6) for v in curve],
+            "last_step_max_pixel_change": float(torch.cat(last_move).max()),
             "energy_falls_every_step": float(torch.cat(monotone).float().mean())}
 
 
@@ -109,12 +160,14 @@ def main(argv=None) -> None:
         if device.type == "cuda":
             device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
             torch.cuda.set_device(device)
-    overrides = {k: getattr(args, k) for k in ("dim", "heads", "head_dim", "memories", "steps", "alpha")
+    overrides = {k: getattr(args, k) for k in CONFIG_ARGS
                  if getattr(args, k) is not None}
     cfg = replace(ETConfig(), **overrides)
     torch.manual_seed(args.seed)  # the same initial weights on every rank
     model = EnergyTransformer(cfg).to(device)
-    net = torch.nn.parallel.DistributedDataParallel(model) if distributed else model
+    objective = FixedPointObjective(model)
+    net = torch.nn.parallel.DistributedDataParallel(objective) if distributed else objective
+    far_gen = torch.Generator().manual_seed(args.seed)  # the same far horizon on every rank
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sampler = Sampler(load_photos(TRAIN_PHOTOS), cfg.image_size, seed=args.seed * 1000 + rank)
     mask_gen = torch.Generator().manual_seed(args.seed * 1000 + rank + 1)
@@ -129,40 +182,46 @@ def main(argv=None) -> None:
         bar = tqdm(range(args.batches), disable=not main_proc, mininterval=5)
     except ImportError:
         bar = range(args.batches)
-    t0, history, done = time.time(), [], 0
+    t0, history, done, minutes = time.time(), [], 0, 0.0
     for step in bar:
         for group in opt.param_groups:
-            group["lr"] = lr_at(step, args)
+            group["lr"] = lr_at(step, args, minutes)
         imgs = sampler.batch(args.batch_size).to(device)
         ratio = 0.25 + 0.5 * float(torch.rand((), generator=mask_gen))
         mask = random_masks(len(imgs), cfg.n_patches, ratio, mask_gen).to(device)
         P = patchify(imgs, cfg.patch_size)
-        pred, e_att, e_hn = net(P, mask, record=True)
+        far = 1 + int(torch.randint(0, args.far_max, (), generator=far_gen)) if args.far_max else 0
+        pred, e_att, e_hn, far_pred, settle = net(P, mask, far=far, far_batch=args.far_batch)
         err = ((pred - P) ** 2).mean(dim=-1)  # (B, N)
         loss = (err * mask).sum() / mask.sum()
         E = e_att + e_hn  # (T+1, B)
         rise = torch.relu(E[1:] - E[:-1]).mean() / cfg.n_patches
-        total = loss + args.energy_penalty * rise
+        total = loss + args.energy_penalty * rise + args.settle_weight * settle
+        if far_pred is not None:
+            n = args.far_batch
+            far_err = ((far_pred - P[:n]) ** 2).mean(dim=-1)
+            total = total + args.far_weight * (far_err * mask[:n]).sum() / mask[:n].sum()
         opt.zero_grad(set_to_none=True)
         total.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         done = step + 1
         if main_proc and hasattr(bar, "set_postfix"):
-            bar.set_postfix(loss=f"{loss.item():.4f}", rise=f"{rise.item():.2e}")
+            bar.set_postfix(loss=f"{loss.item():.4f}", rise=f"{rise.item():.1e}", settle=f"{settle.item():.1e}")
         last = done == args.batches
-        out_of_time = args.time_limit and time.time() - t0 > args.time_limit * 60
-        if distributed:  # every rank must agree on stopping
-            flag = torch.tensor([float(bool(out_of_time))], device=device)
-            dist.all_reduce(flag)
-            out_of_time = flag.item() > 0
+        minutes = (time.time() - t0) / 60
+        if distributed:  # every rank must agree on the clock (the learning rate, stopping)
+            clock = torch.tensor([minutes], device=device)
+            dist.all_reduce(clock, op=dist.ReduceOp.MAX)
+            minutes = clock.item()
+        out_of_time = bool(args.time_limit) and minutes > args.time_limit
         if main_proc and (done % args.eval_every == 0 or last or out_of_time):
             model.eval()
             ev = evaluate(model, val, val_masks, device)
             model.train()
             ev.update(batch=done, minutes=(time.time() - t0) / 60, ratio_to_mean_fill=ev["et_mse"] / base["mean_fill_mse"])
             history.append(ev)
-            print(json.dumps(ev), flush=True)
+            print(json.dumps({k: v for k, v in ev.items() if k != "mse_by_step"}), flush=True)
         if out_of_time:
             break
     if args.rank_digests is not None:
@@ -178,9 +237,12 @@ def main(argv=None) -> None:
             "batches": done, "steps": cfg.steps, "batch_size": args.batch_size, "processes": world, "minutes": round(minutes, 1),
             "hardware": hardware, "device": device.type, "lr": args.lr, "warmup": args.warmup,
             "weight_decay": args.weight_decay, "energy_penalty": args.energy_penalty, "seed": args.seed,
+            "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch,
+            "far_grad_steps": FAR_GRAD_STEPS,
             "train_photos": list(TRAIN_PHOTOS), "held_out_photos": list(HELD_OUT_PHOTOS),
             "held_out_crops": len(val), "eval_mask_ratio": EVAL_RATIO, "torch": torch.__version__},
-            "eval": {**base, **history[-1]}, "history": history}
+            "command": argv_for_card(args), "eval": {**base, **history[-1]},
+            "history": [{k: v for k, v in h.items() if k != "mse_by_step"} for h in history]}
         digest = checkpoint.save(model.cpu(), args.out, extra=extra)
         from .card import write_model_card
         write_model_card(args.out, extra, digest, argv_for_card(args))
@@ -192,8 +254,15 @@ def main(argv=None) -> None:
 
 def argv_for_card(args) -> str:
     parts = ["python -m hopfield_core.et.train", f"--batches {args.batches}",
-             f"--batch-size {args.batch_size}", f"--lr {args.lr}", f"--seed {args.seed}"]
-    for f in ("dim", "heads", "head_dim", "memories", "steps", "alpha"):
+             f"--batch-size {args.batch_size}", f"--lr {args.lr}", f"--seed {args.seed}",
+             f"--threads {args.threads}"]
+    if args.time_limit:
+        parts.append(f"--time-limit {args.time_limit:g}")
+    if args.settle_weight:
+        parts.append(f"--settle-weight {args.settle_weight}")
+    if args.far_max:
+        parts.append(f"--far-max {args.far_max} --far-weight {args.far_weight} --far-batch {args.far_batch}")
+    for f in CONFIG_ARGS:
         v = getattr(args, f)
         if v is not None:
             parts.append(f"--{f.replace('_', '-')} {v}")

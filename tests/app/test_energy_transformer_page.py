@@ -1,11 +1,16 @@
-"""The Energy Transformer page: preset, masks, run, frames, yardstick, device, bad input."""
+"""The Energy Transformer page: preset, masks, steps, frames, curves, the descent law, the
+yardstick, device, Play, the link, uploads of every kind, damaged weights."""
+import numpy as np
 import pytest
+from PIL import Image
 from tests.app.conftest import open_app
 
-from hopfield_core.et import load_pretrained
+from hopfield_core.et import descent, load_pretrained
 from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask
+from hopfield_core.et.photos import held_out
 from hopfield_core.presets import preset_image
 from tests.badfiles import encode, photo
+from ui.et.settings import GRID, PATCH, SIZE
 
 
 @pytest.fixture(scope="module")
@@ -17,24 +22,99 @@ def metric(at, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
-def test_preset_random_mask_run_and_scrub(et):
+def chart(at, key: str) -> dict:
+    import json
+
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(key) or
+                           key in c.proto.id).proto.spec)
+
+
+def series(at, key: str, name: str) -> np.ndarray:
+    from tests.app.test_attention_page import array
+
+    return array(next(tr["y"] for tr in chart(at, key)["data"] if tr.get("name") == name))
+
+
+def default_run(et, steps=None):
+    img = preset_image("photos", "coffee", SIZE)
+    mask = random_mask(GRID, 0.5, 0)
+    return img, mask, et.complete(img, mask, steps=steps)
+
+
+def test_the_default_is_a_photo_never_trained_on_and_runs_and_scrubs(et):
     at = open_app("energy_transformer")
     assert at.radio(key="et_source").value == "photo"
-    name = at.selectbox(key="et_photo").value
-    img = preset_image("photos", name, 32)
-    mask = random_mask(8, 0.5, 0)
-    ref = et.complete(img, mask)
+    assert at.selectbox(key="et_photo").value == "coffee" and held_out("coffee")
+    assert not held_out("astronaut")  # a training photo, named as such in the list
+    img, mask, ref = default_run(et)
     T = len(ref.energies) - 1
-    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, 4):.4f}"
-    assert metric(at, "Mean-fill MSE") == f"{masked_patch_mse(mean_fill(img, mask, 4), img, mask, 4):.4f}"
+    assert T == et.cfg.steps
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, PATCH):.4f}"
+    assert metric(at, "Mean-fill MSE") == f"{masked_patch_mse(mean_fill(img, mask, PATCH), img, mask, PATCH):.4f}"
     assert metric(at, "Device") == "CPU"
     at.button(key="et_run_all").click().run()
-    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, 4):.4f}"
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
     assert float(metric(at, "Masked-patch MSE, ET")) < float(metric(at, "Mean-fill MSE"))
     at.slider(key="et_scrub").set_value(2).run()
-    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[2], img, mask, 4):.4f}"
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[2], img, mask, PATCH):.4f}"
     assert any(f"step 2 of {T}" in m.value for m in at.markdown)
     assert not at.exception
+
+
+def test_run_longer_draws_error_and_energy_against_100_steps(et):
+    at = open_app("energy_transformer")
+    at.slider(key="et_steps").set_value(100).run()
+    img, mask, ref = default_run(et, steps=100)
+    energy = series(at, "et_energy", "E")
+    error = series(at, "et_error", "ET")
+    assert len(energy) == len(error) == 101
+    np.testing.assert_allclose(energy, ref.energies, rtol=1e-6)
+    want = [masked_patch_mse(f, img, mask, PATCH) for f in ref.frames]
+    np.testing.assert_allclose(error, want, rtol=1e-6)
+    yard = masked_patch_mse(mean_fill(img, mask, PATCH), img, mask, PATCH)
+    assert series(at, "et_error", "mean fill") == pytest.approx([yard, yard])
+    T = et.cfg.steps  # the trained steps: the sentence says what running longer did
+    said = next(c.value for c in at.caption if "Between steps 99 and 100" in c.value)
+    if error[100] > 1.05 * error[T]:
+        assert f"the error rises from {error[T]:.4f} to {error[100]:.4f}" in said
+        assert "not where it settles" in said
+    else:
+        assert "the error stays within 5 %" in said and "where the descent settles" in said
+    assert "keeps falling" in said or "stays within" in said
+    assert ref.energies[100] < ref.energies[T]  # the energy did keep falling
+
+
+def test_the_descent_law_is_shown_on_the_live_tokens(et):
+    at = open_app("energy_transformer")
+    at.button(key="et_run_all").click().run()
+    img, mask, ref = default_run(et)
+    T = len(ref.energies) - 1
+    np.testing.assert_allclose(series(at, "et_rate", "−dE/dt (the law)"), -ref.rates, rtol=1e-5)
+    np.testing.assert_allclose(series(at, "et_rate", "−ΔE / α (the step)"),
+                               -np.diff(ref.energies) / et.cfg.alpha, rtol=1e-5)
+    np.testing.assert_allclose(series(at, "et_parts", "attention E_ATT"), ref.energies_att, rtol=1e-6)
+    np.testing.assert_allclose(series(at, "et_parts", "Hopfield E_HN"), ref.energies_hn, rtol=1e-6)
+    s = descent.spectrum(et.model, ref.tokens[T])
+    text = next(m.value for m in at.markdown if "On the tokens of step" in m.value)
+    assert f"smallest eigenvalue **{s['smallest']:.1e}**" in text
+    assert f"next smallest {s['second']:.1e}" in text and s["second"] > 0
+    assert "is positive, so $M$ is positive semidefinite" in text
+    assert any("both say the energy falls at every step" in c.value for c in at.caption)
+
+
+def test_play_runs_to_the_last_step():
+    at = open_app("energy_transformer")
+    at.button(key="et_play").click().run()
+    assert at.session_state["et_playing"]
+    for _ in range(200):  # each rerun is one tick of the player
+        if not at.session_state["et_playing"]:
+            break
+        at.run()
+    assert not at.session_state["et_playing"]
+    T = at.slider(key="et_steps").value
+    assert at.session_state["et_t"] == T
+    assert any(f"step {T} of {T}" in m.value for m in at.markdown)
+    assert any(f"After step {T}" in str(c.proto.spec) for c in at.get("plotly_chart"))
 
 
 def test_rectangle_mask_and_other_seed(et):
@@ -42,31 +122,102 @@ def test_rectangle_mask_and_other_seed(et):
     at.radio(key="et_mask_mode").set_value("rectangle").run()
     at.slider(key="et_rows").set_value((0, 4)).run()
     at.slider(key="et_cols").set_value((0, 8)).run()
-    img = preset_image("photos", at.selectbox(key="et_photo").value, 32)
-    mask = rectangle_mask(8, 0, 0, 4, 8)
+    img = preset_image("photos", at.selectbox(key="et_photo").value, SIZE)
+    mask = rectangle_mask(GRID, 0, 0, 4, 8)
     ref = et.complete(img, mask)
     at.button(key="et_run_all").click().run()
-    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, 4):.4f}"
+    assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
 
 
-def test_an_upload_is_cropped_and_a_bad_one_explained():
+def _modes() -> list[tuple[str, bytes]]:
+    rgb = photo(300, 120)
+    return [
+        ("grey.png", encode(rgb.convert("L"), "PNG")),
+        ("alpha.png", encode(rgb.convert("RGBA"), "PNG")),
+        ("cmyk.jpg", encode(rgb.convert("CMYK"), "JPEG")),
+        ("deep.png", encode(Image.fromarray((np.arange(200 * 90).reshape(90, 200) * 3 % 65535)
+                                            .astype(np.uint16)), "PNG")),
+        ("palette.gif", encode(rgb.convert("P"), "GIF")),
+        ("tiny.png", encode(photo(5, 7), "PNG")),
+        ("big.jpg", encode(photo(2400, 1600), "JPEG")),
+    ]
+
+
+@pytest.mark.parametrize("name,data", _modes(), ids=[n for n, _ in _modes()])
+def test_uploads_of_any_mode_and_size_are_cropped_and_resized(name, data):
+    at = open_app("energy_transformer")
+    at.radio(key="et_source").set_value("upload").run()
+    at.file_uploader(key="et_upload").set_value((name, data, "image/png")).run()
+    assert not at.exception and not at.error
+    stem = name.rsplit(".", 1)[0]
+    assert any(f"uploaded as `{stem}`, centre-cropped to a square and resized to {SIZE} x {SIZE}"
+               in c.value for c in at.caption)
+    assert float(metric(at, "Mean-fill MSE")) >= 0
+
+
+def test_a_bad_upload_is_explained():
     at = open_app("energy_transformer")
     at.radio(key="et_source").set_value("upload").run()
     assert any("Choose a preset photo or upload one" in i.value for i in at.info)
     at.file_uploader(key="et_upload").set_value(("doc.png", b"%PDF-1.4", "image/png")).run()
     assert any("`doc.png`: This file is a PDF document" in e.value for e in at.error)
-    at.file_uploader(key="et_upload").set_value(("wide.png", encode(photo(90, 30), "PNG"), "image/png")).run()
-    assert not at.exception and not at.error
-    assert metric(at, "Device") == "CPU"
+    assert not at.exception
 
 
-def test_nothing_hidden_is_explained():
+def test_nothing_hidden_and_everything_hidden_are_explained():
     at = open_app("energy_transformer")
     at.slider(key="et_ratio").set_value(0.05).run()
     assert not at.exception
     at.radio(key="et_mask_mode").set_value("rectangle").run()
     at.slider(key="et_rows").set_value((3, 3)).run()
     assert any("Nothing is hidden" in w.value for w in at.warning)
+    at.slider(key="et_rows").set_value((0, GRID)).run()
+    at.slider(key="et_cols").set_value((0, GRID)).run()
+    assert any("Every patch is hidden" in w.value for w in at.warning)
+    assert not at.exception and at.metric
+
+
+def test_every_setting_is_in_the_link_and_a_shared_link_reproduces_the_run():
+    at = open_app("energy_transformer")
+    at.selectbox(key="et_photo").set_value("rocket").run()
+    at.slider(key="et_ratio").set_value(0.7).run()
+    at.number_input(key="et_seed").set_value(7).run()
+    at.slider(key="et_steps").set_value(40).run()
+    at.button(key="et_run_all").click().run()
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert (link["photo"], link["ratio"], link["seed"], link["steps"], link["device"]) == \
+        ("rocket", "0.7", "7", "40", "auto")
+    shared = open_app("energy_transformer", query=link)  # another student opens the link
+    assert not shared.exception and not shared.error
+    assert shared.slider(key="et_steps").value == 40
+    shared.button(key="et_run_all").click().run()
+    assert metric(shared, "Masked-patch MSE, ET") == metric(at, "Masked-patch MSE, ET")
+
+
+def test_a_link_naming_a_device_this_machine_lacks_runs_on_the_cpu_and_says_so():
+    at = open_app("energy_transformer", query={"device": "cuda"})
+    assert any("asks for CUDA, which this machine does not have" in i.value for i in at.info)
+    assert metric(at, "Device") == "CPU" and not at.exception
+    at = open_app("energy_transformer", query={"device": "tpu<b>"})
+    assert any("tpu<b>" in w.value or "tpu" in w.value for w in at.warning) and not at.exception
+
+
+def test_the_link_carries_the_upload_and_the_clicked_mask():
+    at = open_app("energy_transformer")
+    at.radio(key="et_source").set_value("upload").run()
+    at.file_uploader(key="et_upload").set_value(("tall.png", encode(photo(30, 90), "PNG"), "image/png")).run()
+    at.radio(key="et_mask_mode").set_value("click").run()
+    at.button(key="et_clear_mask").click().run()
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert link["src"] == "upload" and link["img"].startswith("upload/")
+    assert link["mask"] == "click" and link["hide"] == "0" * 16
+    shared = open_app("energy_transformer", query=link)
+    assert not shared.exception and not shared.error
+    assert any("Completing the photo uploaded as `tall`" in c.value for c in shared.caption)
+    assert any(f"Hidden: 0 of {GRID * GRID} patches." in c.value for c in shared.caption)
+    missing = open_app("energy_transformer", query={**link, "img": "upload/" + "0" * 24})
+    assert any("that this server does not have" in e.value for e in missing.error)
+    assert not missing.exception
 
 
 @pytest.fixture
@@ -113,19 +264,20 @@ def test_damaged_weights_are_explained_and_retry_loads_them_once_restored(weight
     assert any(m.label == "Masked-patch MSE, ET" for m in at.metric)
 
 
-def test_the_link_carries_the_upload_and_the_clicked_mask():
-    at = open_app("energy_transformer")
-    at.radio(key="et_source").set_value("upload").run()
-    at.file_uploader(key="et_upload").set_value(("tall.png", encode(photo(30, 90), "PNG"), "image/png")).run()
-    at.radio(key="et_mask_mode").set_value("click").run()
-    at.button(key="et_clear_mask").click().run()
-    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
-    assert link["src"] == "upload" and link["img"].startswith("upload/")
-    assert link["mask"] == "click" and link["hide"] == "0" * 16
-    shared = open_app("energy_transformer", query=link)  # another student opens the link
-    assert not shared.exception and not shared.error
-    assert any("Completing the photo uploaded as `tall`" in c.value for c in shared.caption)
-    assert any("Hidden: 0 of 64 patches." in c.value for c in shared.caption)
-    missing = open_app("energy_transformer", query={**link, "img": "upload/" + "0" * 24})
-    assert any("that this server does not have" in e.value for e in missing.error)
-    assert not missing.exception
+def test_the_settling_sentence_says_which_way_the_error_went():
+    from types import SimpleNamespace
+
+    from ui.et.sections import settled
+
+    frames = np.zeros((21, 4, 4, 3))
+    frames[-1, 0, 0, 0] = 0.25  # the last step moved one pixel value by 0.25
+    out = SimpleNamespace(frames=frames, energies=-np.arange(21.0))
+    worse = np.linspace(0.02, 0.03, 21)
+    said = settled(out, worse, trained=8)
+    assert "changes by at most 0.2500" in said
+    assert f"the error rises from {worse[8]:.4f} to 0.0300 while the energy keeps falling" in said
+    held = np.full(21, 0.02)
+    held[-1] = 0.0205  # +2.5 %: within 5 %
+    assert "the error stays within 5 % of its value there (0.0200 at step 8, 0.0205 at step 20)" \
+        in settled(out, held, trained=8)
+    assert "rises" not in settled(out, worse, trained=20)  # not past the trained steps

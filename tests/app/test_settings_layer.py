@@ -61,7 +61,7 @@ def valid_other_value(f):
     if f.kind == "pick":
         return "2" if f.default != 2 else "1"  # the default store holds 3 patterns
     if f.kind == "custom":
-        return {"pts": "1,1;-1,1;0,-1.5", "hide": "f0f0f0f0f0f0f0f0", "img": None,
+        return {"pts": "1,1;-1,1;0,-1.5", "hide": "f0f0f0f0f0f0f0f0", "img": None, "device": "cpu",
                 "q_flip": "1,5,9"}[f.key]
     if f.options:  # steps of a select_slider
         return f.shown(f.options[-1] if f.default != f.options[-1] else f.options[0])

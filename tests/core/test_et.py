@@ -44,7 +44,7 @@ def test_closed_form_gradient_equals_autograd(attend_to_self):
 
 def test_energy_parts_match_the_formulas_by_loops():
     torch.manual_seed(2)
-    cfg = replace(SMALL, dim=6, heads=2, head_dim=3, memories=5, image_size=8)  # 4 tokens
+    cfg = replace(SMALL, dim=6, heads=2, head_dim=3, memories=5, image_size=16)  # 4 tokens
     model = EnergyTransformer(cfg).double()
     g = torch.randn(1, cfg.n_patches, cfg.dim, dtype=torch.float64)
     model.requires_grad_(False)
@@ -90,7 +90,7 @@ def test_the_shipped_model_descends_its_energy_on_photos():
     from hopfield_core.presets import preset_image
     et = load_pretrained("cpu")
     rng = np.random.default_rng(0)
-    for name in ("astronaut", "cat", "coffee"):
+    for name in ("astronaut", "cat", "coffee", "rocket"):
         img = preset_image("photos", name, et.image_size[0])
         out = et.complete(img, rng.random((et.cfg.grid, et.cfg.grid)) < 0.5)
         assert np.all(np.diff(out.energies) < 0), name
@@ -123,6 +123,8 @@ def test_complete_refuses_wrong_shapes(small_ckpt):
         et.complete(np.zeros((10, 10, 3)), np.zeros((8, 8), bool))
     with pytest.raises(ValueError, match="mask must be"):
         et.complete(np.zeros((32, 32, 3)), np.zeros((4, 4), bool))
+    with pytest.raises(ValueError, match="steps must be"):
+        et.complete(np.zeros((32, 32, 3)), np.zeros((8, 8), bool), steps=101)
 
 
 def test_checkpoint_round_trips(small_ckpt):
@@ -182,7 +184,11 @@ def test_the_shipped_checkpoint_loads_and_matches_its_model_card():
     assert digest in card
     assert (checkpoint.ASSET_DIR / checkpoint.WEIGHTS).stat().st_size < 5 * 2 ** 20
     et = load_pretrained("cpu")
-    assert et.image_size == (32, 32) and et.patch_size == 4
+    assert et.image_size == (32, 32) and et.patch_size == 4 and et.cfg.grid == 8
+    # the page sizes its controls from ETConfig's defaults: they must be the shipped model's
+    shipped, default = shipped_config(), ETConfig()
+    assert (shipped.image_size, shipped.patch_size, shipped.steps) == \
+        (default.image_size, default.patch_size, default.steps)
 
 
 def test_patchify_round_trips():
@@ -201,13 +207,34 @@ def test_two_process_ddp_training_ends_with_equal_weights(tmp_path):
            "-m", "hopfield_core.et.train", "--batches", "3", "--batch-size", "4", "--dim", "16",
            "--heads", "2", "--head-dim", "4", "--memories", "8", "--steps", "2",
            "--eval-every", "100", "--held-out-per-photo", "1", "--out", str(tmp_path / "ckpt"),
-           "--rank-digests", str(tmp_path / "digests")]
+           "--rank-digests", str(tmp_path / "digests"), "--far-max", "3", "--far-batch", "2",
+           "--settle-weight", "1"]
     run = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     d0 = (tmp_path / "digests" / "rank0.txt").read_text()
     d1 = (tmp_path / "digests" / "rank1.txt").read_text()
     assert d0 == d1
     assert checkpoint.load(tmp_path / "ckpt").cfg.dim == 16
+    card = (tmp_path / "ckpt" / checkpoint.CARD).read_text()  # the fixed-point losses, named
+    assert "Settling: plus 1.0 x the last step's relative move" in card
+    assert "a random 1 to 3 more steps without gradient and 2 with it" in card
+    assert "--far-max 3" in card and "--settle-weight 1.0" in card
+    meta = json.loads((tmp_path / "ckpt" / checkpoint.CONFIG).read_text())
+    assert len(meta["eval"]["mse_by_step"]) == 101 and "mse_by_step" not in meta["history"][0]
+
+
+def test_the_learning_rate_decays_over_the_time_limit_when_that_comes_first():
+    from types import SimpleNamespace
+
+    from hopfield_core.et.train import lr_at
+
+    args = SimpleNamespace(lr=1.0, warmup=10, batches=1000, time_limit=0)
+    assert lr_at(4, args) == pytest.approx(0.5)  # warm-up
+    assert lr_at(505, args) == pytest.approx(0.5)  # half-way through the batches
+    timed = SimpleNamespace(lr=1.0, warmup=10, batches=1000, time_limit=20.0)
+    assert lr_at(20, timed, minutes=10.0) == pytest.approx(0.5)  # half the time gone
+    assert lr_at(20, timed, minutes=20.0) == pytest.approx(0.0, abs=1e-12)
+    assert lr_at(505, timed, minutes=1.0) == pytest.approx(0.5)  # the batches lead
 
 
 @pytest.mark.cuda
@@ -215,8 +242,36 @@ def test_two_process_ddp_training_ends_with_equal_weights(tmp_path):
 def test_cuda_completion_matches_cpu():
     cpu = load_pretrained("cpu")
     gpu = load_pretrained("cuda")
-    img = np.random.default_rng(6).random((32, 32, 3))
+    img = np.random.default_rng(6).random((*cpu.image_size, 3))
     mask = np.random.default_rng(7).random((8, 8)) < 0.5
     a, b = cpu.complete(img, mask), gpu.complete(img, mask)
     np.testing.assert_allclose(a.image, b.image, atol=2e-4)
     np.testing.assert_allclose(a.energies, b.energies, rtol=1e-4)
+    long_a, long_b = cpu.complete(img, mask, steps=100), gpu.complete(img, mask, steps=100)
+    np.testing.assert_allclose(long_a.image, long_b.image, atol=2e-3)
+    assert np.all(np.diff(long_b.energies) < 0)
+
+
+# ---------------------------------------------------------------- held-out photos
+
+def test_the_held_out_photos_are_never_trained_on_and_the_card_names_any_overlap():
+    """The data module keeps the held-out photos out of training, by name and by pixels
+    (skimage's cat is chelsea). A shipped model trained before that fix must say so on its card."""
+    pytest.importorskip("skimage")
+    from hopfield_core.et.data import load_photo
+    from hopfield_core.et.photos import HELD_OUT_PHOTOS, TRAIN_PHOTOS
+
+    def same(a, b):
+        return a.shape == b.shape and np.array_equal(a, b)
+
+    assert not set(HELD_OUT_PHOTOS) & set(TRAIN_PHOTOS)
+    held = {n: load_photo(n) for n in HELD_OUT_PHOTOS}
+    for name in TRAIN_PHOTOS:
+        a = load_photo(name)
+        assert not any(same(a, b) for b in held.values()), name
+    meta = json.loads((checkpoint.ASSET_DIR / checkpoint.CONFIG).read_text())
+    card = (checkpoint.ASSET_DIR / checkpoint.CARD).read_text()
+    for name in meta["training"]["train_photos"]:
+        twins = [h for h, b in held.items() if h != name and same(load_photo(name), b)]
+        for twin in twins:  # trained on under another name: the card must say it
+            assert f"`{name}` in the training list is the same photo as `{twin}`" in card

@@ -4,6 +4,7 @@ import re
 import pytest
 from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
 
+from hopfield_core.et.config import ETConfig
 from tests.badfiles import encode, photo
 
 
@@ -96,10 +97,24 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
     after = int(re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1))
     assert abs(after - int(before)) == 1
     page.get_by_role("button", name=re.compile("^Run$")).first.click()
-    page.wait_for_function("() => /step 8 of 8/.test(document.body.innerText)")
+    T = ETConfig().steps
+    page.wait_for_function(f"() => /step {T} of {T}/.test(document.body.innerText)")
     wait_idle(page)
     assert_healthy(page)
     shot(page, "energy_transformer")
+
+
+def test_energy_transformer_plays_to_the_last_step_with_frame_counter_and_law_together(page, server):
+    goto(page, server, "energy_transformer?steps=24")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    page.wait_for_function("() => /step 24 of 24/.test(document.body.innerText)", timeout=90_000)
+    wait_idle(page)
+    body = page.inner_text("body")
+    assert "After step 24" in body and "On the tokens of step 24" in body  # all moved together
+    assert page.get_by_role("button", name=re.compile("^Play$")).count() == 1  # stopped by itself
+    assert_healthy(page)
+    shot(page, "energy_transformer_played")
 
 
 def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):

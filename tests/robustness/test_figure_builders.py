@@ -18,7 +18,7 @@ RNG = np.random.default_rng(0)
 
 def test_no_builder_uses_the_slow_plotly_methods():
     slow = re.compile(r"\.(update_\w+|add_\w+)\(|make_subplots\(")
-    for path in sorted((ROOT / "ui").glob("figures*.py")) + [ROOT / "app_pages" / "energy_transformer.py"]:
+    for path in sorted((ROOT / "ui").rglob("figures*.py")) + [ROOT / "app_pages" / "energy_transformer.py"]:
         hits = [line for line in path.read_text().splitlines() if slow.search(line)]
         assert not hits, (path.name, hits)
 

@@ -12,9 +12,8 @@ from hopfield_core.presets import preset_image
 from .. import state
 from ..text import quoted
 from ..widgets import UPLOAD_TYPES
-from .settings import GRID, SETTINGS, mask_text
+from .settings import GRID, PATCH, SETTINGS, SIZE, mask_text
 
-SIZE, PATCH = 32, 4  # the shipped model's image size and patch size
 CLICK_WIDTH = 320
 
 
@@ -24,7 +23,8 @@ def pick_image() -> tuple[np.ndarray | None, str]:
         name = SETTINGS.show("photo")
         return preset_image("photos", name, SIZE), f"preset/{name}"
     up = st.file_uploader("Upload a photo", type=UPLOAD_TYPES, key="et_upload",
-                          help="It is centre-cropped and resized to 32 x 32 pixels.")
+                          help=f"Any size, colour or greyscale: it is centre-cropped and resized "
+                               f"to {SIZE} x {SIZE} pixels.")
     if up is not None:
         try:
             SETTINGS.assign("img", state.upload_key(up))
@@ -38,9 +38,9 @@ def pick_image() -> tuple[np.ndarray | None, str]:
     if found is None:
         st.error(state.missing_upload(key))
         return None, ""
-    if up is None:
-        st.caption(f"Completing the photo uploaded as {quoted(found[0])}; upload another to "
-                   "replace it.")
+    shown = f"Completing the photo uploaded as {quoted(found[0])}"
+    st.caption(f"{shown}, centre-cropped to a square and resized to {SIZE} x {SIZE} pixels "
+               "(the size the model works at)" + ("; upload another to replace it." if up is None else "."))
     return images.resize(found[1], (SIZE, SIZE)), key
 
 
@@ -85,3 +85,19 @@ def pick_mask(image: np.ndarray) -> np.ndarray:
     c1.button("Hide none", key="et_clear_mask", on_click=_hide_none)
     c2.button("Hide half at random", key="et_random_mask", on_click=_hide_random)
     return mask
+
+
+def pick_device(options: list[str]) -> str:
+    """The device to run on: the link's or the user's choice if this machine has it, else the
+    best it has (with a sentence). A radio only where there is a choice."""
+    want = SETTINGS["device"]
+    if want not in ("auto", *options):
+        st.info(f"The link asks for {want.upper()}, which this machine does not have: "
+                f"running on {options[0].upper()}.")
+        SETTINGS.assign("device", "auto")
+    if len(options) > 1:
+        st.radio("Device", ["auto", *options], key="et_device", horizontal=True,
+                 format_func=lambda d: f"auto ({options[0].upper()})" if d == "auto" else d.upper(),
+                 help="CUDA or Apple MPS when this machine has one, else the CPU.")
+    chosen = SETTINGS["device"]
+    return options[0] if chosen == "auto" else chosen

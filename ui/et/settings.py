@@ -1,20 +1,29 @@
 """The Energy Transformer page's settings: declared once, bound to widgets, the link and
-messages by ui.settings. The device is not among them: it belongs to the machine, not to the
-demo (a link from a GPU machine must work on a laptop)."""
+messages by ui.settings. The device is among them; a link that names a device this machine
+lacks (a link from a GPU machine opened on a laptop) runs on the best one it has, and says so."""
 from __future__ import annotations
 
 import re
 
+from hopfield_core.et.config import ETConfig
 from hopfield_core.et.masks import random_mask
+from hopfield_core.et.photos import held_out
 from hopfield_core.presets import photo_names
 
 from .. import uploads
 from ..settings import Choice, Custom, Float, Int, Range, Settings
 
-GRID = 8  # patches a side
+SHIPPED = ETConfig()  # the shipped model's sizes (a test checks assets/et/config.json agrees)
+SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
+GRID = SIZE // PATCH  # patches a side
+MAX_STEPS = 100
+DEVICES = ("auto", "cuda", "mps", "cpu")
 SOURCES = {"photo": "preset photo", "upload": "upload"}
 MASKS = {"random": "random", "rectangle": "rectangle", "click": "click patches"}
 PHOTOS = tuple(photo_names())
+PHOTO_NAMES = {n: f"{n} (never seen in training)" if held_out(n) else f"{n} (a training photo)"
+               for n in PHOTOS}
+DEFAULT_PHOTO = "coffee"
 
 
 def mask_text(mask) -> str:
@@ -29,6 +38,12 @@ def read_mask(text: str) -> str:
     return text.lower()
 
 
+def read_device(text: str) -> str:
+    if text.lower() not in DEVICES:
+        raise ValueError(f"it should be one of {', '.join(DEVICES)}")
+    return text.lower()
+
+
 def read_upload(text: str) -> str:
     """The link's `img`: an upload's key (empty: none)."""
     if text and not uploads.KEY_PATTERN.match(text):
@@ -38,7 +53,8 @@ def read_upload(text: str) -> str:
 
 SETTINGS = Settings("et", [
     Choice("src", "Image", "photo", tuple(SOURCES), names=SOURCES, state="et_source"),
-    Choice("photo", "Photo", PHOTOS[0], PHOTOS, widget="select", state="et_photo"),
+    Choice("photo", "Photo", DEFAULT_PHOTO, PHOTOS, widget="select", names=PHOTO_NAMES,
+           state="et_photo"),
     Custom("img", "the uploaded photo", "", read_upload, str, max_len=80, state="_et_img"),
     Choice("mask", "Mask", "random", tuple(MASKS), names=MASKS, state="et_mask_mode"),
     Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05, state="et_ratio"),
@@ -47,4 +63,8 @@ SETTINGS = Settings("et", [
     Range("cols", "Columns", (2, 6), 0, GRID, state="et_cols"),
     Custom("hide", "the patches clicked hidden", mask_text(random_mask(GRID, 0.5, 0)),
            read_mask, str, state="_et_hide"),
+    Int("steps", "Steps T", SHIPPED.steps, 1, MAX_STEPS, state="et_steps",
+        help=f"The model was trained to be read after {SHIPPED.steps} steps: run it longer (up "
+             f"to {MAX_STEPS}) to see whether the picture holds while the energy falls."),
+    Custom("device", "Device", "auto", read_device, str, max_len=8, state="et_device"),
 ])

@@ -1,0 +1,79 @@
+"""Why the ET's energy must fall: the layer-norm Lagrangian and the metric it defines.
+
+The tokens x move by dx/dt = -dE/dg, but the energy is a function of g = dL/dx, so
+    dE/dt = (dE/dg)^T (dg/dx) (dx/dt) = -(dE/dg)^T M (dE/dg),   M = d^2 L / dx^2,
+and M is positive semidefinite (for gamma > 0), so dE/dt <= 0. Per token (D features),
+with sigma = sqrt(var x + eps) and u = (x - mean x) / sigma,
+    L(x) = D gamma sigma + delta . x,
+    M    = (gamma / sigma) (I - 1 1^T / D - u u^T / D),
+whose eigenvalues are 0 (along 1 1...1: layer norm ignores a shift of all features),
+(gamma / sigma) eps / (var + eps) (along u: nearly ignores a change of scale) and
+gamma / sigma (D - 2 times). M is block-diagonal over tokens: one D x D block each.
+
+# N tokens, D features
+"""
+from __future__ import annotations
+
+import torch
+
+from .model import EnergyTransformer
+
+
+def lagrangian(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
+    """L(x) per token, (..., N): its gradient is the energy layer norm g."""
+    D = x.shape[-1]
+    xc = x - x.mean(dim=-1, keepdim=True)
+    sigma = torch.sqrt((xc * xc).mean(dim=-1) + model.cfg.eps)
+    return D * model.ln_gamma * sigma + x @ model.ln_delta
+
+
+def metric(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
+    """M for each token by autograd: the Jacobian of the layer norm g = dL/dx, which is the
+    Hessian of L (a test checks both, and the closed form). (N, D) -> (N, D, D)"""
+    def one(token):  # (D,) -> (D,)
+        return model.layer_norm(token[None])[0]
+
+    return torch.func.vmap(torch.func.jacrev(one))(x)
+
+
+def metric_from_lagrangian(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
+    """M = d^2 L / dx^2 by autograd's Hessian of L itself (slower): (N, D) -> (N, D, D)."""
+    def one(token):  # (D,) -> scalar
+        return lagrangian(model, token[None])[0]
+
+    return torch.func.vmap(torch.func.hessian(one))(x)
+
+
+def metric_closed_form(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
+    """The same M from the formula in the module's docstring: (N, D) -> (N, D, D)."""
+    D = x.shape[-1]
+    xc = x - x.mean(dim=-1, keepdim=True)
+    sigma = torch.sqrt((xc * xc).mean(dim=-1, keepdim=True) + model.cfg.eps)  # (N, 1)
+    u = xc / sigma  # (N, D)
+    eye = torch.eye(D, dtype=x.dtype, device=x.device)
+    inner = eye - 1.0 / D - u[:, :, None] * u[:, None, :] / D  # (N, D, D)
+    return (model.ln_gamma / sigma)[:, :, None] * inner
+
+
+def metric_times(model: EnergyTransformer, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """M v token by token without forming M: (..., N, D), (..., N, D) -> (..., N, D)."""
+    return model.metric_times(x, v)
+
+
+def energy_rate(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
+    """dE/dt = -(dE/dg)^T M (dE/dg), summed over the tokens, for x (B, N, D): (B,).
+    The energy's rate of change under the continuous dynamics dx/dt = -dE/dg."""
+    grad = model.energy_grad(model.layer_norm(x))
+    return -(grad * metric_times(model, x, grad)).sum(dim=(-1, -2))
+
+
+def spectrum(model: EnergyTransformer, x: torch.Tensor) -> dict:
+    """The eigenvalues of M (autograd Hessian of L) over all tokens of x (N, D): the
+    smallest, the smallest once the zero mode of each token is set aside, and the largest."""
+    device = model.ln_gamma.device
+    dtype = torch.float32 if device.type == "mps" else torch.float64  # MPS has no float64
+    with torch.enable_grad():
+        M = metric(model, torch.as_tensor(x).detach().to(device, dtype))
+    eig = torch.linalg.eigvalsh(M.detach().cpu().double())  # (N, D), ascending per token
+    return {"smallest": float(eig[:, 0].min()), "second": float(eig[:, 1].min()),
+            "largest": float(eig[:, -1].max()), "tokens": int(x.shape[0]), "dim": int(x.shape[1])}

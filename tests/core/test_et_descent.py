@@ -1,0 +1,104 @@
+"""Why the ET's energy falls (hopfield_core.et.descent): M three ways, the law by finite
+differences, M's eigenvalues, and the rate the completion records."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from hopfield_core.et import descent, load_pretrained
+from hopfield_core.et.config import ETConfig
+from hopfield_core.et.model import EnergyTransformer
+
+SMALL = replace(ETConfig(), dim=12, heads=2, head_dim=4, memories=7, image_size=16, patch_size=8)
+
+
+def small_model(seed: int = 0, gamma: float = 1.3) -> EnergyTransformer:
+    torch.manual_seed(seed)
+    m = EnergyTransformer(SMALL).double()
+    with torch.no_grad():
+        m.ln_gamma.fill_(gamma)
+        m.ln_delta.normal_(0, 0.3)
+    return m
+
+
+def tokens(seed: int, n: int = 4, d: int = 12) -> torch.Tensor:
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(n, d, generator=g, dtype=torch.float64) * 1.7 + 0.4
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_metric_three_ways(seed):
+    m, x = small_model(seed), tokens(seed)
+    jac = descent.metric(m, x)  # Jacobian of the layer norm
+    hess = descent.metric_from_lagrangian(m, x)  # Hessian of L
+    closed = descent.metric_closed_form(m, x)
+    assert torch.allclose(jac, hess, atol=1e-12)
+    assert torch.allclose(jac, closed, atol=1e-12)
+    assert torch.allclose(jac, jac.transpose(-1, -2), atol=1e-12)  # a Hessian: symmetric
+
+
+def test_the_layer_norm_is_the_gradient_of_the_lagrangian():
+    m = small_model()
+    x = tokens(3).requires_grad_(True)
+    (grad,) = torch.autograd.grad(descent.lagrangian(m, x).sum(), x)
+    assert torch.allclose(grad, m.layer_norm(x), atol=1e-12)
+
+
+def test_metric_times_is_the_matrix_product():
+    m, x = small_model(), tokens(4)
+    v = tokens(5)
+    want = torch.einsum("nij,nj->ni", descent.metric_closed_form(m, x), v)
+    assert torch.allclose(descent.metric_times(m, x, v), want, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_law_by_finite_differences(seed):
+    """dE/dt along dx/dt = -dE/dg equals -(dE/dg)^T M (dE/dg): the energy after a tiny move."""
+    m = small_model(seed)
+    x = tokens(seed + 10)[None]  # (1, N, D)
+    grad = m.energy_grad(m.layer_norm(x))
+    h = 1e-6
+    E = lambda y: m.energy(m.layer_norm(y))  # noqa: E731
+    numeric = (E(x - h * grad) - E(x + h * grad)) / (2 * h)
+    assert torch.allclose(descent.energy_rate(m, x), numeric, rtol=1e-6)
+    assert float(descent.energy_rate(m, x).detach()) <= 0
+
+
+def test_the_eigenvalues_are_the_closed_form_ones():
+    m, x = small_model(gamma=0.8), tokens(6)
+    D = x.shape[1]
+    var = x.var(dim=1, unbiased=False)
+    sigma = torch.sqrt(var + SMALL.eps)
+    eig = torch.linalg.eigvalsh(descent.metric(m, x)).detach()  # (N, D)
+    for n in range(x.shape[0]):
+        want = sorted([0.0, float(0.8 / sigma[n] * SMALL.eps / (var[n] + SMALL.eps))]
+                      + [float(0.8 / sigma[n])] * (D - 2))
+        assert np.allclose(eig[n].numpy(), want, atol=1e-12)
+    s = descent.spectrum(m, x)
+    assert abs(s["smallest"]) < 1e-12 and s["second"] > 0
+    assert s["largest"] == pytest.approx(float((0.8 / sigma).max()))
+    assert (s["tokens"], s["dim"]) == (4, 12)
+
+
+def test_a_negative_gamma_makes_the_metric_negative():
+    """The law needs gamma > 0: the page says which sign the learned one has."""
+    s = descent.spectrum(small_model(gamma=-0.5), tokens(7))
+    assert s["smallest"] < -1e-3
+
+
+def test_the_shipped_model_falls_by_the_law_at_every_step():
+    et = load_pretrained("cpu")
+    assert float(et.model.ln_gamma) > 0
+    rng = np.random.default_rng(0)
+    img = rng.random((*et.image_size, 3))
+    grid = et.cfg.grid
+    mask = rng.random((grid, grid)) < 0.5
+    out = et.complete(img, mask, steps=30)
+    assert out.rates.shape == (31,) and out.tokens.shape == (31, et.cfg.n_patches, et.cfg.dim)
+    assert np.all(out.rates <= 0)
+    # the rates the steps record are the law evaluated afresh on each recorded state
+    again = descent.energy_rate(et.model, torch.from_numpy(out.tokens)).numpy()
+    np.testing.assert_allclose(out.rates, again, rtol=1e-4)
+    s = descent.spectrum(et.model, out.tokens[30])
+    assert abs(s["smallest"]) < 1e-9 and s["second"] >= 0

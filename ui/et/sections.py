@@ -1,0 +1,123 @@
+"""The Energy Transformer page's live parts below the player: the images, the numbers, the
+energy and the error against steps, and why the energy must fall, on the live model."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
+
+from .. import charts, figures, state
+from . import figures as et_figures
+
+NO_BAR = {"displayModeBar": False}
+
+
+def error_curve(frames: np.ndarray, image: np.ndarray, mask: np.ndarray, p: int) -> np.ndarray:
+    """Masked-patch MSE of every frame, (T+1,)."""
+    return np.array([masked_patch_mse(f, image, mask, p) for f in frames])
+
+
+def pictures(image, mask, frame, t: int, p: int) -> None:
+    c = st.columns(4)
+    charts.plot(c[0], figures.image(image, "Original", 260), key="et_original", config=NO_BAR)
+    charts.plot(c[1], figures.image(show_masked(image, mask, p), "Masked input", 260),
+                key="et_masked", config=NO_BAR)
+    charts.plot(c[2], figures.image(frame, f"After step {t}", 260), key="et_frame", config=NO_BAR)
+    charts.plot(c[3], figures.image(mean_fill(image, mask, p), "Mean fill", 260),
+                key="et_meanfill", config=NO_BAR)
+
+
+def pair():
+    """Two places for two charts: side by side, or one below the other on a projector (the
+    presenter's larger fonts leave half a width too narrow for a chart and its legend)."""
+    if state.presenter():
+        return st.container(), st.container()
+    return st.columns(2)
+
+
+def curves(out, mse: np.ndarray, yardstick: float, t: int) -> None:
+    """Energy and error against steps, side by side."""
+    left, right = pair()
+    charts.plot(left, et_figures.energy(out.energies, t), key="et_energy", config=NO_BAR)
+    charts.plot(right, et_figures.error(mse, yardstick, t), key="et_error", config=NO_BAR)
+
+
+def settled(out, mse: np.ndarray, trained: int) -> str:
+    """Sentences on how far the run has settled (the last step's largest pixel change) and,
+    past the model's trained number of steps, whether the picture held or got worse."""
+    T = len(mse) - 1
+    if T == 0:
+        return "No step taken yet: this is the decoder's reading of the starting tokens."
+    move = float(np.abs(out.frames[-1] - out.frames[-2]).max())
+    text = (f"Between steps {T - 1} and {T} the picture changes by at most {move:.4f} per pixel "
+            f"value (on a 0 to 1 scale), and the error by {mse[-1] - mse[-2]:+.5f}.")
+    if T <= trained:
+        return text
+    fell = out.energies[-1] < out.energies[trained]
+    if mse[-1] > 1.05 * mse[trained]:
+        return (f"{text} Past its trained {trained} steps the error rises from "
+                f"{mse[trained]:.4f} to {mse[-1]:.4f} while the energy "
+                f"{'keeps falling' if fell else 'stays put'}: this model's answer is a passing "
+                "state of the descent, not where it settles. Lower energy is not, by itself, a "
+                "better picture.")
+    return (f"{text} Past its trained {trained} steps the error stays within 5 % of its value "
+            f"there ({mse[trained]:.4f} at step {trained}, {mse[-1]:.4f} at step {T}): the "
+            "answer is where the descent settles.")
+
+
+def why_it_falls(out, spectrum: dict, gamma: float, alpha: float, t: int) -> None:
+    """dE/dt = -(dE/dg)^T M (dE/dg) on the live model: the two parts, the rate, and M's
+    eigenvalues on the tokens of the shown step."""
+    st.subheader("Why the energy must fall")
+    left, right = pair()
+    charts.plot(left, et_figures.parts(out.energies_att, out.energies_hn, t), key="et_parts",
+                config=NO_BAR)
+    charts.plot(right, et_figures.rate(out.rates, out.energies, alpha, t), key="et_rate",
+                config=NO_BAR)
+    text, eq = st.container(), st.container(horizontal=True, wrap=True, gap="large",
+                                            key="formulas_et_descent")
+    eq.latex(r"L(x) = D\,\gamma \sqrt{\mathrm{var}(x) + \epsilon} + \delta^\top x,\quad "
+             r"g = \frac{\partial L}{\partial x}")
+    eq.latex(r"\frac{dE}{dt} = \frac{\partial E}{\partial g}^{\!\top} \frac{\partial g}{\partial x}"
+             r"\frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, \frac{\partial E}{\partial g},"
+             r"\quad M = \frac{\partial^2 L}{\partial x^2} \succeq 0")
+    sign = "positive" if gamma > 0 else "not positive"
+    text.markdown(
+        "Each token is normalised by $g = \\partial L/\\partial x$, the gradient of a "
+        "*Lagrangian* $L$ (per token, $D$ features). The tokens move along $-\\partial E/\\partial g$, "
+        "but $E$ depends on them through $g$, so by the chain rule the energy changes at the "
+        "rate below: a quadratic form in $M$, the Hessian of $L$. Where $M$ has no negative "
+        "eigenvalue, that rate cannot be positive, whatever the weights are."
+    )
+    st.markdown(
+        f"**On the tokens of step {t}** ({spectrum['tokens']} tokens, one ${spectrum['dim']}"
+        f"\\times{spectrum['dim']}$ block of $M$ each, by autograd): smallest eigenvalue "
+        f"**{spectrum['smallest']:.1e}**, next smallest {spectrum['second']:.1e}, largest "
+        f"{spectrum['largest']:.3f}. The zero belongs to the direction $(1, \\dots, 1)$: "
+        "layer norm ignores a shift of all of a token's features, so moving along it changes "
+        "nothing. The next one, tiny, is a change of the token's scale, which layer norm "
+        f"ignores up to $\\epsilon$. The learned $\\gamma = {gamma:.3f}$ is {sign}, so $M$ is "
+        f"positive semidefinite and $dE/dt = {out.rates[t]:.4g}$ here."
+    )
+    st.caption(step_sentence(out, alpha))
+
+
+def step_sentence(out, alpha: float) -> str:
+    """What the chart's two curves show on this run, measured."""
+    T = len(out.rates) - 1
+    if T == 0:
+        return "Take a step to compare the law with what a step does."
+    law_falls = bool(np.all(out.rates <= 0))
+    steps = np.diff(out.energies) / alpha
+    rose = int(np.sum(steps > 0))
+    if law_falls and rose == 0:
+        found = "both say the energy falls at every step"
+    else:
+        found = (f"{rose} of {T} steps raised the energy, and the law is "
+                 f"{'never' if law_falls else 'sometimes'} positive")
+    return (f"The chart compares that law's rate of fall $-dE/dt$, taken at the start of each "
+            f"step, with what each step of size $\\alpha = {alpha:g}$ did, "
+            f"$-(E_{{t+1}} - E_t)/\\alpha$: on this run "
+            f"{found}. The law is the limit of ever smaller steps; a step of finite size "
+            "falls by a different amount, and only a small enough one is sure to fall.")
