@@ -93,7 +93,8 @@ def why_it_falls(out, spectrum: dict, gamma: float, alpha: float, t: int) -> Non
     st.markdown(
         f"**On the tokens of step {t}** ({spectrum['tokens']} tokens, one ${spectrum['dim']}"
         f"\\times{spectrum['dim']}$ block of $M$ each, by autograd): smallest eigenvalue "
-        f"**{spectrum['smallest']:.1e}**, next smallest {spectrum['second']:.1e}, largest "
+        f"**{spectrum['smallest']:.1e}**{rounding(spectrum)}, next smallest "
+        f"{spectrum['second']:.1e}, largest "
         f"{spectrum['largest']:.3f}. The zero belongs to the direction $(1, \\dots, 1)$: "
         "layer norm ignores a shift of all of a token's features, so moving along it changes "
         "nothing. The next one, tiny, is a change of the token's scale, which layer norm "
@@ -101,6 +102,13 @@ def why_it_falls(out, spectrum: dict, gamma: float, alpha: float, t: int) -> Non
         f"positive semidefinite and $dE/dt = {out.rates[t]:.4g}$ here."
     )
     st.caption(step_sentence(out, alpha))
+
+
+def rounding(spectrum: dict) -> str:
+    """Why a smallest eigenvalue of about -1e-17 still means a positive semidefinite M."""
+    if spectrum["smallest"] != 0 and abs(spectrum["smallest"]) < 1e-9 * spectrum["largest"]:
+        return " (zero, up to the rounding of the arithmetic)"
+    return ""
 
 
 def step_sentence(out, alpha: float) -> str:
