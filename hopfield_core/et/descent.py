@@ -29,7 +29,7 @@ def lagrangian(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
 
 def metric(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
     """M for each token by autograd: the Jacobian of the layer norm g = dL/dx, which is the
-    Hessian of L (a test checks both, and the closed form). (N, D) -> (N, D, D)"""
+    Hessian of L (a test checks both, and the docstring's closed form). (N, D) -> (N, D, D)"""
     def one(token):  # (D,) -> (D,)
         return model.layer_norm(token[None])[0]
 
@@ -44,32 +44,16 @@ def metric_from_lagrangian(model: EnergyTransformer, x: torch.Tensor) -> torch.T
     return torch.func.vmap(torch.func.hessian(one))(x)
 
 
-def metric_closed_form(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
-    """The same M from the formula in the module's docstring: (N, D) -> (N, D, D)."""
-    D = x.shape[-1]
-    xc = x - x.mean(dim=-1, keepdim=True)
-    sigma = torch.sqrt((xc * xc).mean(dim=-1, keepdim=True) + model.cfg.eps)  # (N, 1)
-    u = xc / sigma  # (N, D)
-    eye = torch.eye(D, dtype=x.dtype, device=x.device)
-    inner = eye - 1.0 / D - u[:, :, None] * u[:, None, :] / D  # (N, D, D)
-    return (model.ln_gamma / sigma)[:, :, None] * inner
-
-
-def metric_times(model: EnergyTransformer, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
-    """M v token by token without forming M: (..., N, D), (..., N, D) -> (..., N, D)."""
-    return model.metric_times(x, v)
-
-
 def energy_rate(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
     """dE/dt = -(dE/dg)^T M (dE/dg), summed over the tokens, for x (B, N, D): (B,).
     The energy's rate of change under the continuous dynamics dx/dt = -dE/dg."""
     grad = model.energy_grad(model.layer_norm(x))
-    return -(grad * metric_times(model, x, grad)).sum(dim=(-1, -2))
+    return -(grad * model.metric_times(x, grad)).sum(dim=(-1, -2))
 
 
 def spectrum(model: EnergyTransformer, x: torch.Tensor) -> dict:
-    """The eigenvalues of M (autograd Hessian of L) over all tokens of x (N, D): the
-    smallest, the smallest once the zero mode of each token is set aside, and the largest."""
+    """The eigenvalues of M (by autograd, `metric`) over all tokens of x (N, D): the smallest,
+    the smallest once the zero mode of each token is set aside, and the largest."""
     device = model.ln_gamma.device
     dtype = torch.float32 if device.type == "mps" else torch.float64  # MPS has no float64
     with torch.enable_grad():

@@ -72,6 +72,8 @@ def test_the_layer_norm_is_the_gradient_of_its_lagrangian():
     L = (SMALL.dim * model.ln_gamma * torch.sqrt((xc ** 2).mean(-1) + SMALL.eps)).sum() + (x * model.ln_delta).sum()
     (grad,) = torch.autograd.grad(L, x)
     torch.testing.assert_close(model.layer_norm(x), grad)
+    from hopfield_core.et.descent import lagrangian  # the page's L is this L
+    torch.testing.assert_close(lagrangian(model, x).sum(), L)
 
 
 def test_energy_falls_at_every_step_on_random_inputs_with_the_shipped_config():
