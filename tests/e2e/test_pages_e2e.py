@@ -104,13 +104,18 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
     shot(page, "energy_transformer")
 
 
+def play_to_the_end(pg, server: str, path: str, T: int, timeout: int = 90_000) -> str:
+    """Open a page, press Play and wait until the counter reads T of T; the page's text."""
+    goto(pg, server, path)
+    pg.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    pg.get_by_role("button", name=re.compile("^Play$")).first.click()
+    pg.wait_for_function(f"() => /step {T} of {T}/.test(document.body.innerText)", timeout=timeout)
+    wait_idle(pg)
+    return pg.inner_text("body")
+
+
 def test_energy_transformer_plays_to_the_last_step_with_frame_counter_and_law_together(page, server):
-    goto(page, server, "energy_transformer?steps=24")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
-    page.get_by_role("button", name=re.compile("^Play$")).first.click()
-    page.wait_for_function("() => /step 24 of 24/.test(document.body.innerText)", timeout=90_000)
-    wait_idle(page)
-    body = page.inner_text("body")
+    body = play_to_the_end(page, server, "energy_transformer?steps=24", 24)
     assert "After step 24" in body and "On the tokens of step 24" in body  # all moved together
     assert page.get_by_role("button", name=re.compile("^Play$")).count() == 1  # stopped by itself
     assert_healthy(page)
@@ -179,12 +184,8 @@ def test_learning_plays_pauses_runs_and_takes_clicked_points(page, server):
 
 
 def test_attention_family_plays_the_layers_to_the_end(page, server):
-    goto(page, server, "attention_family?view=cloud")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
-    page.get_by_role("button", name=re.compile("^Play$")).first.click()
-    page.wait_for_function("() => /step 10 of 10/.test(document.body.innerText)", timeout=60_000)
-    wait_idle(page)
-    assert "Spread after layer 10" in page.inner_text("body")
+    body = play_to_the_end(page, server, "attention_family?view=cloud", 10, timeout=60_000)
+    assert "Spread after layer 10" in body
     assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == 4
     assert_healthy(page)
     shot(page, "attention_family")
