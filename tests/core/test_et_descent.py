@@ -78,6 +78,13 @@ def test_the_eigenvalues_are_the_closed_form_ones():
         want = sorted([0.0, float(0.8 / sigma[n] * SMALL.eps / (var[n] + SMALL.eps))]
                       + [float(0.8 / sigma[n])] * (D - 2))
         assert np.allclose(eig[n].numpy(), want, atol=1e-12)
+    # the page names the two small ones' directions: (1, ..., 1) has 0, and u = (x - mean) / sigma
+    M = descent.metric(m, x).detach()
+    ones = torch.ones(x.shape[0], D, dtype=x.dtype)
+    assert torch.allclose(m.metric_times(x, ones), torch.zeros_like(ones), atol=1e-12)
+    u = (x - x.mean(dim=1, keepdim=True)) / sigma[:, None]
+    Mu = torch.einsum("nij,nj->ni", M, u)
+    assert torch.allclose(Mu, eig[:, 1:2] * u, atol=1e-12)  # u is the second one's direction
     s = descent.spectrum(m, x)
     assert abs(s["smallest"]) < 1e-12 and s["second"] > 0
     assert s["largest"] == pytest.approx(float((0.8 / sigma).max()))
