@@ -5,7 +5,8 @@
 1. One completion of one image at the shipped size (64 x 64: all T steps, frames, energies
    and the energy's rate) on CPU, and on CUDA when present; goal < 20 ms on CPU. The peer:
    one forward pass of torch's own nn.TransformerEncoderLayer of the same width on the same
-   64 tokens, same run. Also the 100-step run the page's "Steps T" allows.
+   64 tokens, same run. Also the 100-step run the page's "Steps T" allows, and M's
+   eigenvalues on one step's tokens (what the page computes once per step it shows).
 2. Images per second when completing a batch of 64.
 3. Training time per 1,000 images on this machine (a few optimizer steps).
 4. Masked-patch MSE at 50 % random patch masking on the held-out photos: ET at T, 4 T and
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hopfield_core.et import load_pretrained  # noqa: E402
 from hopfield_core.et.complete import available_devices  # noqa: E402
+from hopfield_core.et.descent import spectrum  # noqa: E402
 from hopfield_core.et.model import patchify  # noqa: E402
 
 
@@ -68,6 +70,10 @@ def completion_rows(threads: int) -> list[str]:
                     f"{t_one / t_peer:.1f} | < 20 ms on CPU: "
                     f"{'ok' if dev != 'cpu' or t_one < 20 else 'SLOW'} |")
         rows.append(f"| one completion, 100 steps, {dev} ({threads} thread(s)) | {t_long:.0f} ms | | | |")
+        tokens = et.complete(img, mask).tokens[-1]
+        t_spec = median_ms(lambda: spectrum(et.model, tokens), repeat=5, sync=sync)
+        rows.append(f"| M's eigenvalues on one step's tokens (the page's first look at a step), "
+                    f"{dev} ({threads} thread(s)) | {t_spec:.0f} ms | | | |")
         rows.append(f"| batch of 64, {dev} | {64 / (t_batch / 1e3):.0f} images/s | | | |")
     return rows
 
