@@ -6,7 +6,7 @@ import streamlit as st
 from hopfield_core import analysis
 from hopfield_core.et.masks import mean_fill, masked_patch_mse
 from ui import et_cache, layout, state, widgets
-from ui.et import sections
+from ui.et import dynamics, sections
 from ui.et.controls import pick_device, pick_image, pick_mask
 from ui.et.settings import GRID, PATCH, SETTINGS, SHIPPED, SIZE
 
@@ -19,14 +19,14 @@ def explain() -> None:
         "The **Energy Transformer** (Hoover et al., 2023) is a Transformer block run as an "
         f"energy descent. The image is cut into ${PATCH}\\times{PATCH}$-pixel patches; each "
         "becomes a token $x_B$; hidden patches start as a learned *mask token*. Then one block "
-        "is applied $T$ times, and each application moves every token **downhill** on one "
+        "is applied $T$ times, and each application moves the tokens **downhill** on one "
         "global energy: an **attention** part, in which every token is both a query and a key "
-        "(so, unlike the modern Hopfield update, the memories move too), and a **Hopfield** "
+        "(so, unlike the modern Hopfield update, a moving token moves as a key too), and a **Hopfield** "
         "part with $K$ learned memories. In a standard Transformer each attention update is "
         "already an implicit step on an energy of its own queries and keys, but each layer has "
         "its own weights and the parts share no energy; here one block is reused and every "
         "part descends one global energy. The decoder turns each step's tokens back into "
-        "pixels, so you can watch the hole fill in.\n\n"
+        "pixels, so you can watch the hole fill in. " + dynamics.how_tokens_move(SHIPPED) + "\n\n"
         f"The model was trained to be read after $T = {SHIPPED.steps}$ steps. Run it longer with "
         "**Steps T** and compare the two curves: the energy can only fall, but whether the "
         "picture stays good depends on how the model was trained. The answer should be where "
@@ -37,7 +37,7 @@ def explain() -> None:
         st.latex(r"E_{\mathrm{ATT}} = -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
                  r"e^{\beta\, (W_K^h g_B)^\top (W_Q^h g_C)}")
         st.latex(r"E_{\mathrm{HN}} = -\tfrac12 \sum_B \sum_\mu \mathrm{relu}(\xi_\mu^\top g_B)^2")
-        st.latex(r"x \leftarrow x - \alpha\, \frac{\partial (E_{\mathrm{ATT}} + E_{\mathrm{HN}})}{\partial g}")
+        st.latex(dynamics.update_latex(SHIPPED))
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             "- Keep *coffee* (a photo the model never saw), choose **rectangle** and hide rows 2 "
@@ -90,7 +90,7 @@ def live() -> None:
     run_key = f"{image_key}|{mask.tobytes().hex()}|{device}|{T}"
     mse = sections.error_curve(out.frames, image, mask, PATCH)
     yardstick = masked_patch_mse(mean_fill(image, mask, PATCH), image, mask, PATCH)
-    gamma, alpha = float(model.model.ln_gamma), model.cfg.alpha
+    gamma = float(model.model.ln_gamma)
 
     def body():
         t = widgets.player(PAGE, T, run_key)
@@ -106,7 +106,7 @@ def live() -> None:
             st.warning("The energy rose at some step for this image: the step size is too large "
                        "for it.")
         spectrum = et_cache.spectrum(device, run_key, t, out.tokens[t])
-        sections.why_it_falls(out, spectrum, gamma, alpha, t)
+        sections.why_it_falls(out, spectrum, gamma, model.cfg, t)
         widgets.stop_if_done(PAGE, t, T)
 
     widgets.animated(PAGE, body)

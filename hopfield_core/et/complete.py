@@ -60,7 +60,7 @@ class ETCompleter:
         mk = torch.from_numpy(m.reshape(1, -1)).to(self.device)  # (1, N)
         P = patchify(x_img, cfg.patch_size)  # (1, N, P)
         x0 = self.model.tokens(P, mk)
-        _, xs, e_att, e_hn, rates = self.model.evolve(x0, steps=steps, record=True, with_rates=True)
+        _, xs, e_att, e_hn, rates = self.model.evolve(x0, steps=steps, record=True, with_rates=True, mask=mk)
         X = torch.cat(xs)  # (T+1, N, D)
         dec = self.model.decode(X).clamp(0, 1)  # (T+1, N, P)
         dec = torch.where(mk[..., None], dec, P)  # visible patches kept exactly

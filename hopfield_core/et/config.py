@@ -18,6 +18,8 @@ class ETConfig:
     alpha: float = 0.1        # step size of x <- x - alpha dE/dg
     eps: float = 1e-5         # energy layer norm epsilon
     attend_to_self: bool = False  # False: sum over keys B != C, as in the paper
+    project: bool = False     # step along the part of dE/dg that moves g (see EnergyTransformer.step)
+    clamp_visible: bool = False # only the hidden patches' tokens move; the visible ones stay as encoded
 
     @property
     def grid(self) -> int:

@@ -2,7 +2,11 @@
 
 The tokens x move by dx/dt = -dE/dg, but the energy is a function of g = dL/dx, so
     dE/dt = (dE/dg)^T (dg/dx) (dx/dt) = -(dE/dg)^T M (dE/dg),   M = d^2 L / dx^2,
-and M is positive semidefinite (for gamma > 0), so dE/dt <= 0. Per token (D features),
+and M is positive semidefinite (for gamma > 0), so dE/dt <= 0. In general the tokens move
+along s = EnergyTransformer.step(x, dE/dg, mask) and dE/dt = -(dE/dg)^T M s. With cfg.project,
+s = P dE/dg, P removing the parts along 1 and along x - mean x, which M annihilates (up to
+eps): M s = M dE/dg to within eps, and dE/dt = -(gamma / sigma) |s|^2 exactly. With
+cfg.clamp_visible, s is zero on the visible tokens. Per token (D features),
 with sigma = sqrt(var x + eps) and u = (x - mean x) / sigma,
     L(x) = D gamma sigma + delta . x,
     M    = (gamma / sigma) (I - 1 1^T / D - u u^T / D),
@@ -44,11 +48,11 @@ def metric_from_lagrangian(model: EnergyTransformer, x: torch.Tensor) -> torch.T
     return torch.func.vmap(torch.func.hessian(one))(x)
 
 
-def energy_rate(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
-    """dE/dt = -(dE/dg)^T M (dE/dg), summed over the tokens, for x (B, N, D): (B,).
-    The energy's rate of change under the continuous dynamics dx/dt = -dE/dg."""
+def energy_rate(model: EnergyTransformer, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+    """dE/dt = -(dE/dg)^T M s, summed over the tokens, for x (B, N, D): (B,). The energy's
+    rate of change under the continuous dynamics dx/dt = -s, s = model.step(x, dE/dg, mask)."""
     grad = model.energy_grad(model.layer_norm(x))
-    return -(grad * model.metric_times(x, grad)).sum(dim=(-1, -2))
+    return -(grad * model.metric_times(x, model.step(x, grad, mask))).sum(dim=(-1, -2))
 
 
 def spectrum(model: EnergyTransformer, x: torch.Tensor) -> dict:

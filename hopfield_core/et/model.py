@@ -7,7 +7,9 @@ global energy of the set of tokens.
 g = gamma (x - mean x) / sqrt(var x + eps) + delta          energy layer norm, = grad L(x)
 E_ATT(g) = -(1/beta) sum_h sum_C log sum_{B != C} exp(beta K_hB . Q_hC),   beta = 1/sqrt(Y)
 E_HN(g)  = -1/2 sum_B sum_mu relu(xi_mu . g_B)^2
-x <- x - alpha dE/dg     (dE/dg in closed form below; a test checks it against autograd)
+x <- x - alpha s: the paper's s = dE/dg, or (cfg.project, cfg.clamp_visible) dE/dg less the
+parts the layer norm ignores, on the hidden tokens only (`step`, below)
+(dE/dg in closed form below; a test checks it against autograd)
 """
 from __future__ import annotations
 
@@ -85,6 +87,25 @@ class EnergyTransformer(nn.Module):
         inner = v - v.mean(dim=-1, keepdim=True) - u * (u * v).sum(dim=-1, keepdim=True) / D
         return self.ln_gamma / sigma * inner
 
+    def step(self, x: torch.Tensor, grad: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        """The direction x moves in, per token (..., N, D).
+        cfg.project: dE/dg less its parts along (1, ..., 1) and along x - mean x. The layer norm
+        ignores both (M annihilates them), so g follows the same law, dE/dt = -(dE/dg)^T M step
+        = -(gamma / sigma) |step|^2; but x no longer grows along itself, which in the paper's
+        update makes sigma grow about linearly and slows g by 1 / sigma, so that g creeps on
+        and never settles.
+        cfg.clamp_visible and a mask (..., N), True = hidden: only hidden tokens move, so the
+        energy is minimised over the hidden tokens given the visible ones."""
+        v = grad
+        if self.cfg.project:
+            xc = x - x.mean(dim=-1, keepdim=True)
+            u = xc / xc.norm(dim=-1, keepdim=True).clamp_min(1e-12)  # unit vector along x - mean x
+            v = v - v.mean(dim=-1, keepdim=True)
+            v = v - u * (u * v).sum(dim=-1, keepdim=True)
+        if self.cfg.clamp_visible and mask is not None:
+            v = v * mask[..., None].to(v.dtype)
+        return v
+
     def energy(self, g: torch.Tensor) -> torch.Tensor:
         e_att, e_hn = self.energy_parts(g)
         return e_att + e_hn
@@ -116,17 +137,18 @@ class EnergyTransformer(nn.Module):
         return x + self.pos
 
     def evolve(self, x: torch.Tensor, steps: int | None = None, record: bool = False,
-               with_rates: bool = False):
-        """T steps of x <- x - alpha dE/dg. Returns x_T and, with record, every x_t and
-        the energies (T+1, B) split into attention and Hopfield parts; with_rates adds
-        dE/dt = -(dE/dg)^T M (dE/dg) at each x_t (T+1, B) from the gradients the steps use."""
+               with_rates: bool = False, mask: torch.Tensor | None = None):
+        """T steps of x <- x - alpha s, s = step(x, dE/dg, mask). Returns x_T and, with record,
+        every x_t and the energies (T+1, B) split into attention and Hopfield parts; with_rates
+        adds dE/dt = -(dE/dg)^T M s at each x_t (T+1, B) from the gradients the steps use."""
         T = self.cfg.steps if steps is None else steps
         xs, e_att, e_hn, rates = [x], [], [], []
         for _ in range(T):
             ea, eh, grad = self.energy_and_grad(self.layer_norm(x))
+            step = self.step(x, grad, mask)
             if with_rates:
-                rates.append(-(grad * self.metric_times(x, grad)).sum(dim=(-1, -2)))
-            x = x - self.cfg.alpha * grad
+                rates.append(-(grad * self.metric_times(x, step)).sum(dim=(-1, -2)))
+            x = x - self.cfg.alpha * step
             xs.append(x)
             e_att.append(ea)
             e_hn.append(eh)
@@ -134,7 +156,7 @@ class EnergyTransformer(nn.Module):
             return x
         if with_rates:
             ea, eh, grad = self.energy_and_grad(self.layer_norm(x))
-            rates.append(-(grad * self.metric_times(x, grad)).sum(dim=(-1, -2)))
+            rates.append(-(grad * self.metric_times(x, self.step(x, grad, mask))).sum(dim=(-1, -2)))
             return x, xs, torch.stack(e_att + [ea]), torch.stack(e_hn + [eh]), torch.stack(rates)
         ea, eh = self.energy_parts(self.layer_norm(x))
         return x, xs, torch.stack(e_att + [ea]), torch.stack(e_hn + [eh])  # (T+1, B) each
@@ -146,8 +168,8 @@ class EnergyTransformer(nn.Module):
     def forward(self, patches: torch.Tensor, mask: torch.Tensor, record: bool = False):
         """Predicted patches (B, N, P); with record also E_ATT and E_HN per step (T+1, B)."""
         if not record:
-            return self.decode(self.evolve(self.tokens(patches, mask)))
-        x, _, e_att, e_hn = self.evolve(self.tokens(patches, mask), record=True)
+            return self.decode(self.evolve(self.tokens(patches, mask), mask=mask))
+        x, _, e_att, e_hn = self.evolve(self.tokens(patches, mask), record=True, mask=mask)
         return self.decode(x), e_att, e_hn
 
 

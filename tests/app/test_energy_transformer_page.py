@@ -285,3 +285,22 @@ def test_the_settling_sentence_says_which_way_the_error_went():
     assert "the error stays within 5 % of its value there (0.0200 at step 8, 0.0205 at step 20)" \
         in settled(out, held, trained=8)
     assert "rises" not in settled(out, worse, trained=20)  # not past the trained steps
+
+
+def test_the_page_describes_the_update_the_shipped_model_runs(et):
+    """The lede, the update formula and the law name the dynamics of the loaded model, and the
+    settling words are true of that dynamics: only hidden tokens move, along P dE/dg."""
+    from dataclasses import replace
+
+    from ui.et import dynamics
+
+    at = open_app("energy_transformer")
+    lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
+    assert dynamics.how_tokens_move(et.cfg) in lede
+    shown = [x.value.strip("$\n") for x in at.latex]  # st.latex wraps its body in $$ lines
+    assert dynamics.update_latex(et.cfg) in shown and dynamics.law_latex(et.cfg) in shown
+    paper, ours = replace(et.cfg, project=False, clamp_visible=False), replace(et.cfg, project=True, clamp_visible=True)
+    assert "as in the paper" in dynamics.how_tokens_move(paper)
+    assert "not the paper's update" in dynamics.how_tokens_move(ours)
+    assert "s_B" in dynamics.update_latex(ours) and "s_B" not in dynamics.update_latex(paper)
+    assert "-\\sum_{B\\ \\mathrm{hidden}}" in dynamics.law_latex(ours)

@@ -210,17 +210,20 @@ def test_two_process_ddp_training_ends_with_equal_weights(tmp_path):
            "--heads", "2", "--head-dim", "4", "--memories", "8", "--steps", "2",
            "--eval-every", "100", "--held-out-per-photo", "1", "--out", str(tmp_path / "ckpt"),
            "--rank-digests", str(tmp_path / "digests"), "--far-max", "3", "--far-batch", "2",
-           "--settle-weight", "1"]
+           "--settle-weight", "1", "--dynamics", "settling", "--steps-max", "3"]
     run = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     d0 = (tmp_path / "digests" / "rank0.txt").read_text()
     d1 = (tmp_path / "digests" / "rank1.txt").read_text()
     assert d0 == d1
-    assert checkpoint.load(tmp_path / "ckpt").cfg.dim == 16
+    cfg = checkpoint.load(tmp_path / "ckpt").cfg
+    assert cfg.dim == 16 and cfg.project and cfg.clamp_visible
     card = (tmp_path / "ckpt" / checkpoint.CARD).read_text()  # the fixed-point losses, named
     assert "Settling: plus 1.0 x the last step's relative move" in card
     assert "a random 1 to 3 more steps without gradient and 2 with it" in card
     assert "--far-max 3" in card and "--settle-weight 1.0" in card
+    assert "--dynamics settling" in card and "--steps-max 3" in card
+    assert "only the hidden patches' tokens move" in card and "between T and 3" in card
     meta = json.loads((tmp_path / "ckpt" / checkpoint.CONFIG).read_text())
     assert len(meta["eval"]["mse_by_step"]) == 101 and "mse_by_step" not in meta["history"][0]
 

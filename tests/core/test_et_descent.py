@@ -10,7 +10,8 @@ from hopfield_core.et import descent, load_pretrained
 from hopfield_core.et.config import ETConfig
 from hopfield_core.et.model import EnergyTransformer
 
-SMALL = replace(ETConfig(), dim=12, heads=2, head_dim=4, memories=7, image_size=16, patch_size=8)
+SMALL = replace(ETConfig(), dim=12, heads=2, head_dim=4, memories=7, image_size=16, patch_size=8,
+                project=True, clamp_visible=True)
 
 
 def small_model(seed: int = 0, gamma: float = 1.3) -> EnergyTransformer:
@@ -55,17 +56,66 @@ def test_metric_times_is_the_matrix_product():
     assert torch.allclose(m.metric_times(x, v), want, atol=1e-12)
 
 
+HIDDEN = torch.tensor([[True, False, True, False]])  # (1, N): tokens 0 and 2 hidden
+
+
 @pytest.mark.parametrize("seed", [0, 1])
-def test_the_law_by_finite_differences(seed):
-    """dE/dt along dx/dt = -dE/dg equals -(dE/dg)^T M (dE/dg): the energy after a tiny move."""
+@pytest.mark.parametrize("project", [True, False])
+@pytest.mark.parametrize("mask", [None, HIDDEN])
+def test_the_law_by_finite_differences(seed, project, mask):
+    """dE/dt along dx/dt = -s (s = dE/dg, or its projection, on every token or on the hidden
+    ones only) equals -(dE/dg)^T M s: the energy after a tiny move."""
     m = small_model(seed)
+    m.cfg = replace(m.cfg, project=project)
     x = tokens(seed + 10)[None]  # (1, N, D)
-    grad = m.energy_grad(m.layer_norm(x))
+    s = m.step(x, m.energy_grad(m.layer_norm(x)), mask)
     h = 1e-6
     E = lambda y: m.energy(m.layer_norm(y))  # noqa: E731
-    numeric = (E(x - h * grad) - E(x + h * grad)) / (2 * h)
-    assert torch.allclose(descent.energy_rate(m, x), numeric, rtol=1e-6)
-    assert float(descent.energy_rate(m, x).detach()) <= 0
+    numeric = (E(x - h * s) - E(x + h * s)) / (2 * h)
+    assert torch.allclose(descent.energy_rate(m, x, mask), numeric, rtol=1e-6)
+    assert float(descent.energy_rate(m, x, mask).detach()) <= 0
+
+
+def test_the_visible_tokens_stay_as_encoded():
+    """With a mask, only the hidden tokens move: the energy is minimised over them, given
+    the visible ones."""
+    m, x0 = small_model(2), tokens(13)[None]
+    with torch.no_grad():
+        x = m.evolve(x0, steps=5, mask=HIDDEN)
+    assert torch.equal(x[0, 1], x0[0, 1]) and torch.equal(x[0, 3], x0[0, 3])
+    assert (x[0, 0] - x0[0, 0]).norm() > 1e-3 and (x[0, 2] - x0[0, 2]).norm() > 1e-3
+
+
+def test_the_projected_step_moves_g_as_the_gradient_does():
+    """The step drops dE/dg's parts along (1, ..., 1) and along x - mean x: it keeps each
+    token's mean, is orthogonal to its centred self, moves g as dE/dg would (to within eps),
+    and the law becomes -(gamma / sigma) |s|^2."""
+    m, x = small_model(3), tokens(11)[None]
+    grad = m.energy_grad(m.layer_norm(x))
+    s = m.step(x, grad)
+    xc = x - x.mean(dim=-1, keepdim=True)
+    assert torch.allclose(s.sum(dim=-1), torch.zeros(1, 4, dtype=s.dtype), atol=1e-12)
+    assert torch.allclose((s * xc).sum(dim=-1), torch.zeros(1, 4, dtype=s.dtype), atol=1e-12)
+    gap = (m.metric_times(x, s) - m.metric_times(x, grad)).norm()
+    assert gap <= 1e-4 * m.metric_times(x, grad).norm()
+    sigma = torch.sqrt((xc * xc).mean(dim=-1) + SMALL.eps)  # (1, N)
+    closed = -(m.ln_gamma / sigma * (s * s).sum(dim=-1)).sum(dim=-1)
+    assert torch.allclose(descent.energy_rate(m, x), closed, rtol=1e-10)
+
+
+def test_the_paper_step_grows_the_tokens_and_the_projected_one_does_not():
+    """Why the model projects: along dE/dg itself the tokens' spread sigma grows with the
+    steps (and g slows as 1 / sigma); along the projected step it stays put once g settles."""
+    m = small_model(5)
+    x0 = tokens(12)[None]
+    spread = {}
+    for project in (False, True):
+        m.cfg = replace(m.cfg, project=project, alpha=0.05)
+        with torch.no_grad():
+            x = m.evolve(x0, steps=200)
+        spread[project] = float(x.std(dim=-1, unbiased=False).mean() / x0.std(dim=-1, unbiased=False).mean())
+    assert spread[False] > 3 * spread[True]
+    assert spread[True] < 2
 
 
 def test_the_eigenvalues_are_the_closed_form_ones():
@@ -112,3 +162,20 @@ def test_the_shipped_model_falls_by_the_law_at_every_step():
     np.testing.assert_allclose(out.rates, again, rtol=1e-4)
     s = descent.spectrum(et.model, out.tokens[30])
     assert abs(s["smallest"]) < 1e-9 and s["second"] >= 0
+
+
+def test_under_the_papers_update_the_tokens_spread_grows_about_linearly():
+    """The README's and the settling text's reason: along dE/dg itself each token's spread
+    grows about linearly with the steps (so g, moving at gamma / sigma, never comes to rest)."""
+    et = load_pretrained("cpu")
+    model = et.model
+    saved = model.cfg
+    model.cfg = replace(saved, project=False, clamp_visible=False)
+    try:
+        rng = np.random.default_rng(1)
+        img = rng.random((*et.image_size, 3))
+        out = et.complete(img, rng.random((et.cfg.grid, et.cfg.grid)) < 0.5, steps=100)
+    finally:
+        model.cfg = saved
+    spread = out.tokens.std(axis=-1).mean(axis=-1)  # (101,)
+    assert 1.6 < spread[100] / spread[50] < 2.4 and spread[100] > 10 * spread[0]

@@ -8,7 +8,7 @@ import streamlit as st
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
 
 from .. import charts, figures, state
-from . import figures as et_figures
+from . import dynamics, figures as et_figures
 
 NO_BAR = {"displayModeBar": False}
 
@@ -66,9 +66,10 @@ def settled(out, mse: np.ndarray, trained: int) -> str:
             "answer is where the descent settles.")
 
 
-def why_it_falls(out, spectrum: dict, gamma: float, alpha: float, t: int) -> None:
-    """dE/dt = -(dE/dg)^T M (dE/dg) on the live model: the two parts, the rate, and M's
-    eigenvalues on the tokens of the shown step."""
+def why_it_falls(out, spectrum: dict, gamma: float, cfg, t: int) -> None:
+    """dE/dt = -(dE/dg)^T M s on the live model (cfg: its configuration): the two parts, the
+    rate, and M's eigenvalues on the tokens of the shown step."""
+    alpha = cfg.alpha
     st.subheader("Why the energy must fall")
     left, right = pair()
     charts.plot(left, et_figures.parts(out.energies_att, out.energies_hn, t), key="et_parts",
@@ -79,17 +80,9 @@ def why_it_falls(out, spectrum: dict, gamma: float, alpha: float, t: int) -> Non
                                             key="formulas_et_descent")
     eq.latex(r"L(x) = D\,\gamma \sqrt{\mathrm{var}(x) + \epsilon} + \delta^\top x,\quad "
              r"g = \frac{\partial L}{\partial x}")
-    eq.latex(r"\frac{dE}{dt} = \frac{\partial E}{\partial g}^{\!\top} \frac{\partial g}{\partial x}"
-             r"\frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, \frac{\partial E}{\partial g},"
-             r"\quad M = \frac{\partial^2 L}{\partial x^2} \succeq 0")
+    eq.latex(dynamics.law_latex(cfg))
     sign = "positive" if gamma > 0 else "not positive"
-    text.markdown(
-        "Each token is normalised by $g = \\partial L/\\partial x$, the gradient of a "
-        "*Lagrangian* $L$ (per token, $D$ features). The tokens move along $-\\partial E/\\partial g$, "
-        "but $E$ depends on them through $g$, so by the chain rule the energy changes at the "
-        "rate below: a quadratic form in $M$, the Hessian of $L$. Where $M$ has no negative "
-        "eigenvalue, that rate cannot be positive, whatever the weights are."
-    )
+    text.markdown(dynamics.law_words(cfg))
     st.markdown(
         f"**On the tokens of step {t}** ({spectrum['tokens']} tokens, one ${spectrum['dim']}"
         f"\\times{spectrum['dim']}$ block of $M$ each, by autograd): smallest eigenvalue "

@@ -1,0 +1,36 @@
+"""The model card states what its numbers say: the fixed-point verdict and the dynamics."""
+import json
+
+from hopfield_core.et import card, checkpoint
+
+
+def shipped_info() -> dict:
+    """The shipped config.json with every figure the card prints (older ones lack some)."""
+    info = json.loads((checkpoint.ASSET_DIR / checkpoint.CONFIG).read_text())
+    return with_eval(info, 0.010, 0.010, 0.010)
+
+
+def with_eval(info: dict, at_T: float, at_4T: float, at_100: float) -> dict:
+    ev = {**info["eval"], "et_mse": at_T, "et_mse_4T": at_4T, "et_mse_100": at_100,
+          "last_step_max_pixel_change": 0.001, "mse_by_step": [at_T] * 101}
+    return {**info, "eval": ev, "training": {**info["training"], "steps_max": 0}}
+
+
+def test_the_card_calls_the_completion_settled_only_within_five_percent():
+    info = shipped_info()
+    held = card.card_text(with_eval(info, 0.010, 0.0104, 0.0105), "0" * 64, "cmd")
+    assert "+4.0 %" in held and "+5.0 %" in held and "is where the dynamics settle" in held
+    drifts = card.card_text(with_eval(info, 0.010, 0.0104, 0.0106), "0" * 64, "cmd")
+    assert "grows by up to 6 %" in drifts and "a transient" in drifts
+    assert "is where the dynamics settle" not in drifts
+
+
+def test_the_card_names_the_dynamics_the_config_runs():
+    info = shipped_info()
+    paper = {**info["config"], "project": False, "clamp_visible": False}
+    settling = {**info["config"], "project": True, "clamp_visible": True}
+    old = {k: v for k, v in info["config"].items() if k not in ("project", "clamp_visible")}
+    assert "the paper's, x <- x - alpha dE/dg for every token" in card.card_text({**info, "config": paper}, "0" * 64, "c")
+    assert "the paper's, x <- x - alpha dE/dg for every token" in card.card_text({**info, "config": old}, "0" * 64, "c")
+    text = card.card_text({**info, "config": settling}, "0" * 64, "c")
+    assert "not the paper's" in text and "only the hidden patches' tokens move" in text

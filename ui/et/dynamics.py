@@ -1,0 +1,59 @@
+"""How the shipped ET's tokens move, in words and formulas, for the configuration it runs:
+the paper's update, or this project's settling one (hidden tokens only, projected)."""
+from __future__ import annotations
+
+from hopfield_core.et.config import ETConfig
+
+
+def settling(cfg: ETConfig) -> bool:
+    return cfg.project and cfg.clamp_visible
+
+
+def update_latex(cfg: ETConfig) -> str:
+    if settling(cfg):
+        return (r"x_B \leftarrow x_B - \alpha\, s_B,\ \ s_B = P_B\, \frac{\partial E}{\partial g_B}"
+                r"\ \ (B \text{ hidden}),\ \ P_B = I - \tfrac{1}{D}\mathbf{1}\mathbf{1}^\top "
+                r"- \hat u_B \hat u_B^\top")
+    return r"x \leftarrow x - \alpha\, \frac{\partial (E_{\mathrm{ATT}} + E_{\mathrm{HN}})}{\partial g}"
+
+
+def how_tokens_move(cfg: ETConfig) -> str:
+    """The lede's sentence on the update, true of the model the page runs."""
+    if not settling(cfg):
+        return "Every token moves along $-\\partial E/\\partial g$, as in the paper."
+    return (
+        "Only the **hidden** tokens move; the visible ones stay as encoded, the evidence the "
+        "hidden ones are fitted to. Each hidden token $B$ steps along $\\partial E/\\partial g_B$ "
+        "less the two parts layer norm ignores: a shift of all its features, $(1, \\dots, 1)$, "
+        "and a change of its scale, $\\hat u_B$ = the unit vector along $x_B - \\overline{x}_B$. "
+        "This is not the paper's update. The paper's keeps the scale part, which makes each "
+        "token's spread $\\sigma$ grow about linearly with the steps; since $g$ moves at a rate "
+        "$\\gamma/\\sigma$, that descent slows down without end and never comes to rest, and the "
+        "first model shipped here got worse the longer it ran. Without it the energy obeys the "
+        "same law below, and the state settles."
+    )
+
+
+def law_latex(cfg: ETConfig) -> str:
+    if settling(cfg):
+        return (r"\frac{dE}{dt} = \frac{\partial E}{\partial g}^{\!\top} \frac{\partial g}{\partial x}"
+                r"\frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, s = -\sum_{B\ \mathrm{hidden}}"
+                r"\frac{\gamma}{\sigma_B} \lVert s_B \rVert^2,\quad M = \frac{\partial^2 L}{\partial x^2}"
+                r" \succeq 0")
+    return (r"\frac{dE}{dt} = \frac{\partial E}{\partial g}^{\!\top} \frac{\partial g}{\partial x}"
+            r"\frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, \frac{\partial E}{\partial g},"
+            r"\quad M = \frac{\partial^2 L}{\partial x^2} \succeq 0")
+
+
+def law_words(cfg: ETConfig) -> str:
+    move = ("The hidden tokens move along $-s$" if settling(cfg)
+            else "The tokens move along $-\\partial E/\\partial g$")
+    tail = (" Because $M$ is $\\gamma/\\sigma$ times the projection $P$ (up to $\\epsilon$), the "
+            "rate is minus a sum of squares." if settling(cfg) else "")
+    return (
+        "Each token is normalised by $g = \\partial L/\\partial x$, the gradient of a "
+        f"*Lagrangian* $L$ (per token, $D$ features). {move}, but $E$ depends on them through "
+        "$g$, so by the chain rule the energy changes at the rate below: a quadratic form in "
+        "$M$, the Hessian of $L$. Where $M$ has no negative eigenvalue, that rate cannot be "
+        f"positive, whatever the weights are.{tail}"
+    )
