@@ -36,6 +36,8 @@ def _recipe(tr: dict) -> list[str]:
         f"batch) after the T = {tr['steps']} steps, plus {tr['energy_penalty']} x the mean energy rise "
         "between steps.",
     ]
+    if tr.get("init"):
+        lines.insert(0, f"- Started from the weights in `{tr['init']}` (same sizes), then trained as below.")
     if tr.get("steps_max"):
         lines.append(f"- Each batch runs a random number of steps between T and {tr['steps_max']}, all "
                      "with gradient, so the answer must hold from T on.")

@@ -99,6 +99,9 @@ def parse_args(argv=None):
     ap.add_argument("--dynamics", choices=("paper", "settling"), default=None,
                     help="paper: every token steps along dE/dg (Hoover et al.); settling: only the "
                          "hidden tokens move, along dE/dg less the parts the layer norm ignores")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from this checkpoint's weights (its sizes; --dynamics, --alpha "
+                         "and --steps may change how it runs), e.g. to retrain a model for new dynamics")
     ap.add_argument("--rank-digests", type=Path, default=None,
                     help="each process writes the sha256 of its final weights here (a DDP check)")
     return ap.parse_args(argv)
@@ -178,9 +181,13 @@ def main(argv=None) -> None:
     if args.dynamics is not None:
         settling = args.dynamics == "settling"
         overrides.update(project=settling, clamp_visible=settling)
-    cfg = replace(ETConfig(), **overrides)
+    start = checkpoint.load(args.init) if args.init is not None else None
+    cfg = replace(start.cfg if start is not None else ETConfig(), **overrides)
     torch.manual_seed(args.seed)  # the same initial weights on every rank
-    model = EnergyTransformer(cfg).to(device)
+    model = EnergyTransformer(cfg)
+    if start is not None:
+        model.load_state_dict(start.state_dict())
+    model = model.to(device)
     objective = FixedPointObjective(model)
     net = torch.nn.parallel.DistributedDataParallel(objective) if distributed else objective
     far_gen = torch.Generator().manual_seed(args.seed)  # the same far horizon on every rank
@@ -259,6 +266,7 @@ def main(argv=None) -> None:
             "weight_decay": args.weight_decay, "energy_penalty": args.energy_penalty, "seed": args.seed,
             "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch,
             "far_grad_steps": FAR_GRAD_STEPS, "steps_max": args.steps_max,
+            "init": None if args.init is None else str(args.init),
             "train_photos": list(TRAIN_PHOTOS), "held_out_photos": list(HELD_OUT_PHOTOS),
             "held_out_crops": len(val), "eval_mask_ratio": EVAL_RATIO, "torch": torch.__version__},
             "command": argv_for_card(args), "eval": {**base, **history[-1]},
@@ -284,6 +292,8 @@ def argv_for_card(args) -> str:
         parts.append(f"--steps-max {args.steps_max}")
     if args.far_max:
         parts.append(f"--far-max {args.far_max} --far-weight {args.far_weight} --far-batch {args.far_batch}")
+    if args.init is not None:
+        parts.append(f"--init {args.init}")
     if args.dynamics is not None:
         parts.append(f"--dynamics {args.dynamics}")
     for f in CONFIG_ARGS:

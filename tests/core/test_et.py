@@ -280,3 +280,24 @@ def test_the_held_out_photos_are_never_trained_on_and_the_card_names_any_overlap
         twins = [h for h, b in held.items() if h != name and same(load_photo(name), b)]
         for twin in twins:  # trained on under another name: the card must say it
             assert f"`{name}` in the training list is the same photo as `{twin}`" in card
+
+
+def test_training_can_start_from_a_checkpoint_and_change_its_dynamics(small_ckpt, tmp_path):
+    """--init takes a checkpoint's sizes and weights (with lr 0 they come out unchanged), and
+    --dynamics settling retrains them for the settling update; the card says where it began."""
+    pytest.importorskip("skimage")
+    from hopfield_core.et import train
+
+    directory, model = small_ckpt
+    threads = torch.get_num_threads()
+    try:
+        train.main(["--init", str(directory), "--lr", "0", "--batches", "1", "--batch-size", "2",
+                    "--held-out-per-photo", "1", "--dynamics", "settling", "--out", str(tmp_path / "out")])
+    finally:
+        torch.set_num_threads(threads)
+    out = checkpoint.load(tmp_path / "out")
+    assert out.cfg == replace(model.cfg, project=True, clamp_visible=True)
+    for name, value in model.state_dict().items():
+        torch.testing.assert_close(out.state_dict()[name], value, rtol=0, atol=0)
+    card = (tmp_path / "out" / checkpoint.CARD).read_text()
+    assert f"Started from the weights in `{directory}`" in card and f"--init {directory}" in card
