@@ -37,7 +37,7 @@ def explain() -> None:
         st.latex(r"E_{\mathrm{ATT}} = -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
                  r"e^{\beta\, (W_K^h g_B)^\top (W_Q^h g_C)}")
         st.latex(r"E_{\mathrm{HN}} = -\tfrac12 \sum_B \sum_\mu \mathrm{relu}(\xi_\mu^\top g_B)^2")
-        st.latex(dynamics.update_latex(SHIPPED))
+        st.latex(dynamics.step_latex(SHIPPED))
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
             "- Keep *coffee* (a photo the model never saw), choose **rectangle** and hide rows 2 "

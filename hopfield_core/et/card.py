@@ -17,8 +17,10 @@ def _dynamics(cfg: dict) -> str:
                 "given the visible ones as encoded, and each steps along dE/dg less its parts along "
                 "(1, ..., 1) and along x - mean x, which the layer norm ignores. The paper's update "
                 "also moves each token along itself, so its spread grows with the steps and g slows "
-                "as 1 / spread: the paper's model creeps on instead of settling. Here the energy "
-                "still obeys dE/dt = -(dE/dg)^T M s <= 0, and the state comes to rest.")
+                "as 1 / spread: the paper's model is still creeping long after T instead of "
+                "settling. Here the energy "
+                "still obeys dE/dt = -(dE/dg)^T M s <= 0, and the state can come to rest (the results "
+                "below say whether it does by T).")
     if cfg.get("project") or cfg.get("clamp_visible"):
         which = "each step drops dE/dg's parts along (1, ..., 1) and x - mean x" if cfg.get("project") \
             else "only the hidden patches' tokens move"

@@ -92,8 +92,8 @@ class EnergyTransformer(nn.Module):
         cfg.project: dE/dg less its parts along (1, ..., 1) and along x - mean x. The layer norm
         ignores both (M annihilates them), so g follows the same law, dE/dt = -(dE/dg)^T M step
         = -(gamma / sigma) |step|^2; but x no longer grows along itself, which in the paper's
-        update makes sigma grow about linearly and slows g by 1 / sigma, so that g creeps on
-        and never settles.
+        update makes sigma grow about linearly and slows g by 1 / sigma, so that g is still
+        creeping long after T.
         cfg.clamp_visible and a mask (..., N), True = hidden: only hidden tokens move, so the
         energy is minimised over the hidden tokens given the visible ones."""
         v = grad

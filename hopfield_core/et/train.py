@@ -41,7 +41,8 @@ class FixedPointObjective(torch.nn.Module):
     """One forward pass for training: the T steps with their energies, the last step's relative
     move of g (the settle penalty), and (far > 0) the prediction for the first `far_batch`
     images `far` steps further on, reached without gradient and then FAR_GRAD_STEPS steps with
-    it, so that the weights learn to keep the completion where the dynamics settle."""
+    it, so that the weights learn to keep the completion where the dynamics settle; the energies
+    of those last steps come back too, so that their rises can be penalised."""
 
     def __init__(self, model: EnergyTransformer):
         super().__init__()

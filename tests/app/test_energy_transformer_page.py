@@ -298,9 +298,9 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
     assert dynamics.how_tokens_move(et.cfg) in lede
     shown = [x.value.strip("$\n") for x in at.latex]  # st.latex wraps its body in $$ lines
-    assert dynamics.update_latex(et.cfg) in shown and dynamics.law_latex(et.cfg) in shown
+    assert dynamics.step_latex(et.cfg) in shown and dynamics.law_latex(et.cfg) in shown
     paper, ours = replace(et.cfg, project=False, clamp_visible=False), replace(et.cfg, project=True, clamp_visible=True)
     assert "as in the paper" in dynamics.how_tokens_move(paper)
     assert "not the paper's update" in dynamics.how_tokens_move(ours)
-    assert "s_B" in dynamics.update_latex(ours) and "s_B" not in dynamics.update_latex(paper)
+    assert "s_B" in dynamics.step_latex(ours) and "s_B" not in dynamics.step_latex(paper)
     assert "-\\sum_{B\\ \\mathrm{hidden}}" in dynamics.law_latex(ours)

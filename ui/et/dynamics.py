@@ -9,7 +9,7 @@ def settling(cfg: ETConfig) -> bool:
     return cfg.project and cfg.clamp_visible
 
 
-def update_latex(cfg: ETConfig) -> str:
+def step_latex(cfg: ETConfig) -> str:
     if settling(cfg):
         return (r"x_B \leftarrow x_B - \alpha\, s_B,\ \ s_B = P_B\, \frac{\partial E}{\partial g_B}"
                 r"\ \ (B \text{ hidden}),\ \ P_B = I - \tfrac{1}{D}\mathbf{1}\mathbf{1}^\top "
@@ -28,9 +28,10 @@ def how_tokens_move(cfg: ETConfig) -> str:
         "and a change of its scale, $\\hat u_B$ = the unit vector along $x_B - \\overline{x}_B$. "
         "This is not the paper's update. The paper's keeps the scale part, which makes each "
         "token's spread $\\sigma$ grow about linearly with the steps; since $g$ moves at a rate "
-        "$\\gamma/\\sigma$, that descent slows down without end and never comes to rest, and the "
-        "first model shipped here got worse the longer it ran. Without it the energy obeys the "
-        "same law below, and the state settles."
+        "$\\gamma/\\sigma$, that descent keeps slowing and is still creeping long after the "
+        "trained steps (the first model shipped here got worse the longer it ran). Without it "
+        "the energy obeys the same law below, and the state can come to rest: the sentence "
+        "under the curves says whether it has."
     )
 
 
