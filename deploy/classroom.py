@@ -241,7 +241,8 @@ class Classroom:
         env.setdefault("STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(32))
         # a process per core: keep each one's math libraries to one thread, or K processes
         # each spawning a thread per core fight over the cores
-        for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                    "HOPFIELD_MATH_THREADS"):  # the last one: what ui/boot.py sets at warm-up
             env.setdefault(var, str(a.threads))
         for i in range(a.processes):
             port = a.app_port + i if a.app_port else free_port()

@@ -1,11 +1,17 @@
 """The warm-up: heavy first imports and loads happen once per process, and 30 sessions that
 arrive together on a fresh process all wait for it instead of racing their imports."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import ui.boot as boot
+
 ROOT = Path(__file__).resolve().parents[2]
+THREAD_VARS = ("HOPFIELD_MATH_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 RUSH = r"""
 import json, sys, threading
@@ -29,16 +35,44 @@ def session():
 threads = [threading.Thread(target=session) for _ in range(30)]
 for t in threads: t.start()
 for t in threads: t.join()
+import torch
+from threadpoolctl import threadpool_info
+later = []  # a thread started after the warm-up, as Streamlit starts one per script run
+t = threading.Thread(target=lambda: later.append(torch.get_num_threads()))
+t.start(); t.join()
 print(json.dumps({"light": light, "errors": errors, "warmed": boot.warmed(),
-                  "did_the_work": sum(r > 0 for r in results), "n": len(results)}))
+                  "did_the_work": sum(r > 0 for r in results), "n": len(results),
+                  "torch_threads": later[0],
+                  "blas_threads": [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]}))
 """
 
 
 def test_thirty_sessions_arriving_together_on_a_fresh_process_all_get_a_warm_one():
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARS}
     out = subprocess.run([sys.executable, "-c", RUSH], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)
+                         timeout=300, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["light"]  # importing the boot module itself costs nothing
     assert r["errors"] == [] and r["n"] == 30 and r["warmed"]
     assert r["did_the_work"] == 1  # one thread warmed up, 29 waited and passed through
+    # one math thread per call: the sessions are the parallelism (this machine has 2 cores,
+    # so torch and OpenBLAS would start 2 each)
+    assert r["torch_threads"] == 1 and r["blas_threads"] and set(r["blas_threads"]) == {1}
+
+
+@pytest.mark.parametrize("value, threads", [("", 1), ("1", 1), ("3", 3), ("0", 1), ("-2", 1),
+                                            ("two", 1), ("1.5", 1), (" 2", 1)])
+def test_math_threads_reads_a_positive_integer_or_falls_back_to_one(monkeypatch, value, threads):
+    monkeypatch.setenv("HOPFIELD_MATH_THREADS", value)
+    assert boot.math_threads() == threads
+
+
+def test_the_limit_holds_for_torch_and_numpy_in_a_fresh_process():
+    code = ("import ui.boot as b, torch, numpy as np; from threadpoolctl import threadpool_info; "
+            "b.limit_math_threads(3); print(torch.get_num_threads(), "
+            "[p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[0] == "3" and "[3]" in out.stdout
