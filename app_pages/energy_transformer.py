@@ -4,6 +4,7 @@ import hashlib
 import streamlit as st
 
 from hopfield_core import analysis
+from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import mean_fill, masked_patch_mse
 from ui import et_cache, layout, state, widgets
 from ui.et import dynamics, sections
@@ -26,7 +27,8 @@ def explain() -> None:
         "already an implicit step on an energy of its own queries and keys, but each layer has "
         "its own weights and the parts share no energy; here one block is reused and every "
         "part descends one global energy. The decoder turns each step's tokens back into "
-        "pixels, so you can watch the hole fill in. " + dynamics.how_tokens_move(SHIPPED) + "\n\n"
+        "pixels, so you can watch the hole fill in. " + dynamics.how_tokens_move(SHIPPED)
+        + dynamics.where_tokens_are(SHIPPED) + "\n\n"
         f"The model was trained to be read after $T = {SHIPPED.steps}$ steps. Run it longer with "
         "**Steps T** and compare the two curves: the energy can only fall, but whether the "
         "picture stays good depends on how the model was trained. The answer should be where "
@@ -34,8 +36,7 @@ def explain() -> None:
     )
     with eq:
         st.latex(r"g = \gamma\,\frac{x - \overline{x}}{\sqrt{\mathrm{var}(x) + \epsilon}} + \delta")
-        st.latex(r"E_{\mathrm{ATT}} = -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
-                 r"e^{\beta\, (W_K^h g_B)^\top (W_Q^h g_C)}")
+        st.latex(dynamics.attention_latex(SHIPPED))
         st.latex(r"E_{\mathrm{HN}} = -\tfrac12 \sum_B \sum_\mu \mathrm{relu}(\xi_\mu^\top g_B)^2")
         st.latex(dynamics.step_latex(SHIPPED))
     with st.expander("Try this", expanded=not state.presenter()):
@@ -102,7 +103,7 @@ def live() -> None:
         m[3].metric("Completion took", f"{seconds * 1000:.0f} ms")
         sections.curves(out, mse, yardstick, t)
         st.caption(sections.settled(out, mse, model.cfg.steps))
-        if analysis.energy_rises(out.energies).size:
+        if analysis.energy_rises(out.energies, rtol=ROUNDING).size:
             st.warning("The energy rose at some step for this image: the step size is too large "
                        "for it.")
         spectrum = et_cache.spectrum(device, run_key, t, out.tokens[t])

@@ -12,6 +12,15 @@ CURVE_STEPS = (0, 1, 2, 5, 10, 20, 40, 60, 80, 100)
 
 def _dynamics(cfg: dict) -> str:
     """How the tokens move, as the config says (configs before these options: the paper's)."""
+    moves = _moves(cfg)
+    if cfg.get("energy_positions"):
+        moves += (" The attention energy's keys and queries are W_K (g_B + p_B) and W_Q (g_C + p_C), "
+                  "p a learned table per position that is not part of the moving state (this "
+                  "project's, not the paper's): a hidden token cannot lose where it is as it moves.")
+    return moves
+
+
+def _moves(cfg: dict) -> str:
     if cfg.get("project") and cfg.get("clamp_visible"):
         return ("Dynamics (this project's, not the paper's): only the hidden patches' tokens move, "
                 "given the visible ones as encoded, and each steps along dE/dg less its parts along "

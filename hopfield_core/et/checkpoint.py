@@ -62,6 +62,15 @@ def save(model: EnergyTransformer, directory: Path = ASSET_DIR, extra: dict | No
     return digest
 
 
+def shipped_config(directory: Path = ASSET_DIR) -> ETConfig:
+    """The configuration a checkpoint was trained with, from its config.json alone (no weights
+    read); ETConfig() when that file is missing or damaged (`load` then says why)."""
+    try:
+        return ETConfig.from_dict(json.loads((Path(directory) / CONFIG).read_text())["config"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return ETConfig()
+
+
 def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> EnergyTransformer:
     """Load and verify a checkpoint; raises CheckpointError with a clear message."""
     from safetensors import SafetensorError

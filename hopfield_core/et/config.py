@@ -20,6 +20,7 @@ class ETConfig:
     attend_to_self: bool = False  # False: sum over keys B != C, as in the paper
     project: bool = False     # step along the part of dE/dg that moves g (see EnergyTransformer.step)
     clamp_visible: bool = False # only the hidden patches' tokens move; the visible ones stay as encoded
+    energy_positions: bool = False  # keys and queries see g + p, p a learned table per position
 
     @property
     def grid(self) -> int:

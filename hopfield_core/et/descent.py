@@ -22,6 +22,10 @@ import torch
 
 from .model import EnergyTransformer
 
+# The energies are float32 sums of about 1e4 terms: near a fixed point consecutive ones differ
+# by a few ulp either way, so a rise below ROUNDING |E| is rounding, not the dynamics.
+ROUNDING = 1e-6
+
 
 def lagrangian(model: EnergyTransformer, x: torch.Tensor) -> torch.Tensor:
     """L(x) per token, (..., N): its gradient is the energy layer norm g."""

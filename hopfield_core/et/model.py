@@ -6,6 +6,8 @@ global energy of the set of tokens.
 
 g = gamma (x - mean x) / sqrt(var x + eps) + delta          energy layer norm, = grad L(x)
 E_ATT(g) = -(1/beta) sum_h sum_C log sum_{B != C} exp(beta K_hB . Q_hC),   beta = 1/sqrt(Y)
+           K_hB = W_K^h g_B, Q_hC = W_Q^h g_C; with cfg.energy_positions W_K^h (g_B + p_B) and
+           W_Q^h (g_C + p_C), p a learned table per position that is not part of the moving state
 E_HN(g)  = -1/2 sum_B sum_mu relu(xi_mu . g_B)^2
 x <- x - alpha s: the paper's s = dE/dg, or (cfg.project, cfg.clamp_visible) dE/dg less the
 parts the layer norm ignores, on the hidden tokens only (`step`, below)
@@ -51,6 +53,8 @@ class EnergyTransformer(nn.Module):
         self.memories = nn.Parameter(torch.randn(K, D) / math.sqrt(D))  # xi (K, D)
         self.decoder = nn.Sequential(nn.LayerNorm(D), nn.Linear(D, P))
         self.beta = 1.0 / math.sqrt(Y)
+        # where each token sits, seen by the attention energy whatever the token has become
+        self.pos_energy = nn.Parameter(sincos_2d(cfg.grid, D)) if cfg.energy_positions else None
         self.register_buffer("_self_mask", torch.eye(N, dtype=torch.bool), persistent=False)
 
     # ------------------------------------------------------------ energy
@@ -62,6 +66,8 @@ class EnergyTransformer(nn.Module):
         return self.ln_gamma * xc / torch.sqrt(var + self.cfg.eps) + self.ln_delta
 
     def _scores(self, g: torch.Tensor):
+        if self.pos_energy is not None:  # a constant offset: dK/dg and dQ/dg stay W_K, W_Q
+            g = g + self.pos_energy
         Kt = torch.einsum("hyd,bnd->bhny", self.Wk, g)  # (B, H, N, Y) keys
         Qt = torch.einsum("hyd,bnd->bhny", self.Wq, g)  # (B, H, N, Y) queries
         A = Kt @ Qt.transpose(-1, -2)  # (B, H, N_B, N_C): A[b, h, B, C] = K_B . Q_C

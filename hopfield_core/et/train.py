@@ -27,13 +27,13 @@ from . import checkpoint
 from .baselines import biharmonic, masked_patch_mse, mean_fill
 from .config import ETConfig
 from .data import Sampler, held_out_set, load_photos, random_masks
+from .descent import ROUNDING
 from .photos import HELD_OUT_PHOTOS, TRAIN_PHOTOS
 from .model import EnergyTransformer, patchify, unpatchify
 
 EVAL_RATIO = 0.5
 EVAL_STEPS_MAX = 100  # the held-out error is measured at every step up to this many
 FAR_GRAD_STEPS = 2
-ROUNDING = 1e-6  # energies are float32 sums of about 1e4: a change below 1e-6 |E| is rounding
 CONFIG_ARGS = ("image_size", "patch_size", "dim", "heads", "head_dim", "memories", "steps", "alpha")
 
 
@@ -100,6 +100,9 @@ def parse_args(argv=None):
     ap.add_argument("--dynamics", choices=("paper", "settling"), default=None,
                     help="paper: every token steps along dE/dg (Hoover et al.); settling: only the "
                          "hidden tokens move, along dE/dg less the parts the layer norm ignores")
+    ap.add_argument("--energy-positions", action="store_true", default=None,
+                    help="the attention energy's keys and queries see each token's position "
+                         "(g + p, p learned), so a moving token cannot lose where it is")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from this checkpoint's weights (its sizes; --dynamics, --alpha "
                          "and --steps may change how it runs), e.g. to retrain a model for new dynamics")
@@ -182,6 +185,8 @@ def main(argv=None) -> None:
     if args.dynamics is not None:
         settling = args.dynamics == "settling"
         overrides.update(project=settling, clamp_visible=settling)
+    if args.energy_positions:
+        overrides["energy_positions"] = True
     start = checkpoint.load(args.init) if args.init is not None else None
     cfg = replace(start.cfg if start is not None else ETConfig(), **overrides)
     torch.manual_seed(args.seed)  # the same initial weights on every rank
@@ -297,6 +302,8 @@ def argv_for_card(args) -> str:
         parts.append(f"--init {args.init}")
     if args.dynamics is not None:
         parts.append(f"--dynamics {args.dynamics}")
+    if args.energy_positions:
+        parts.append("--energy-positions")
     for f in CONFIG_ARGS:
         v = getattr(args, f)
         if v is not None:

@@ -32,14 +32,33 @@ def small_ckpt(tmp_path):
     return tmp_path, model
 
 
-@pytest.mark.parametrize("attend_to_self", [False, True])
-def test_closed_form_gradient_equals_autograd(attend_to_self):
+@pytest.mark.parametrize("attend_to_self, positions", [(False, False), (True, False), (False, True)])
+def test_closed_form_gradient_equals_autograd(attend_to_self, positions):
     torch.manual_seed(1)
-    model = EnergyTransformer(replace(SMALL, attend_to_self=attend_to_self)).double()
+    model = EnergyTransformer(replace(SMALL, attend_to_self=attend_to_self,
+                                      energy_positions=positions)).double()
+    if positions:  # a table unlike the initial one, so that a dropped offset would show
+        model.pos_energy.data = torch.randn_like(model.pos_energy)
     g = model.layer_norm(torch.randn(3, SMALL.n_patches, SMALL.dim, dtype=torch.float64))
     g = g.detach().requires_grad_(True)
     (auto,) = torch.autograd.grad(model.energy(g).sum(), g)
     torch.testing.assert_close(model.energy_grad(g), auto, rtol=1e-10, atol=1e-10)
+
+
+def test_the_energy_positions_enter_the_keys_and_queries_only():
+    """With energy_positions, K_B = W_K (g_B + p_B) and Q_C = W_Q (g_C + p_C): the attention
+    energy changes with p and equals the plain energy of g + p; the Hopfield part ignores p."""
+    torch.manual_seed(2)
+    plain = EnergyTransformer(SMALL).double()
+    placed = EnergyTransformer(replace(SMALL, energy_positions=True)).double()
+    placed.load_state_dict({**plain.state_dict(), "pos_energy": torch.randn(SMALL.n_patches, SMALL.dim)})
+    g = plain.layer_norm(torch.randn(2, SMALL.n_patches, SMALL.dim, dtype=torch.float64))
+    att_plain, hn_plain = plain.energy_parts(g + placed.pos_energy)
+    att, hn = placed.energy_parts(g)
+    torch.testing.assert_close(att, att_plain)
+    torch.testing.assert_close(hn, plain.energy_parts(g)[1])
+    assert not torch.allclose(att, plain.energy_parts(g)[0])
+    assert "pos_energy" not in plain.state_dict()  # models without the option load as before
 
 
 def test_energy_parts_match_the_formulas_by_loops():
@@ -187,10 +206,16 @@ def test_the_shipped_checkpoint_loads_and_matches_its_model_card():
     assert (checkpoint.ASSET_DIR / checkpoint.WEIGHTS).stat().st_size < 5 * 2 ** 20
     et = load_pretrained("cpu")
     assert et.image_size == (32, 32) and et.patch_size == 4 and et.cfg.grid == 8
-    # the page sizes its controls from ETConfig's defaults: they must be the shipped model's
-    shipped, default = shipped_config(), ETConfig()
-    assert (shipped.image_size, shipped.patch_size, shipped.steps) == \
-        (default.image_size, default.patch_size, default.steps)
+    # the page sizes its controls and words its dynamics from the shipped config
+    assert checkpoint.shipped_config() == shipped_config() == et.cfg
+
+
+def test_the_shipped_config_falls_back_to_the_defaults_when_its_file_is_bad(tmp_path):
+    assert checkpoint.shipped_config(tmp_path) == ETConfig()  # missing
+    (tmp_path / checkpoint.CONFIG).write_text("{not json")
+    assert checkpoint.shipped_config(tmp_path) == ETConfig()
+    (tmp_path / checkpoint.CONFIG).write_text('{"config": {"dim": 64, "colour": 1}}')
+    assert checkpoint.shipped_config(tmp_path) == ETConfig()  # an unknown field
 
 
 def test_patchify_round_trips():

@@ -34,3 +34,10 @@ def test_the_card_names_the_dynamics_the_config_runs():
     assert "the paper's, x <- x - alpha dE/dg for every token" in card.card_text({**info, "config": old}, "0" * 64, "c")
     text = card.card_text({**info, "config": settling}, "0" * 64, "c")
     assert "not the paper's" in text and "only the hidden patches' tokens move" in text
+
+
+def test_the_card_says_when_the_attention_energy_sees_positions():
+    info = shipped_info()
+    placed = card.card_text({**info, "config": {**info["config"], "energy_positions": True}}, "0" * 64, "c")
+    plain = card.card_text({**info, "config": {**info["config"], "energy_positions": False}}, "0" * 64, "c")
+    assert "g_B + p_B" in placed and "g_B + p_B" not in plain

@@ -179,3 +179,18 @@ def test_under_the_papers_update_the_tokens_spread_grows_about_linearly():
         model.cfg = saved
     spread = out.tokens.std(axis=-1).mean(axis=-1)  # (101,)
     assert 1.6 < spread[100] / spread[50] < 2.4 and spread[100] > 10 * spread[0]
+
+
+def test_a_rise_within_float32_rounding_is_not_called_a_rise():
+    """At a fixed point the float32 energy (about 3e4) wiggles by an ulp or two either way: the
+    page's warning uses ROUNDING, so only a real rise is flagged."""
+    from hopfield_core.analysis import energy_rises
+    from hopfield_core.et.descent import ROUNDING
+
+    E = np.float32(-31234.5)
+    ulp = abs(float(np.spacing(E)))  # np.spacing is negative for a negative number
+    wiggle = np.array([-31100.0, float(E), float(E) + ulp, float(E), float(E) + 2 * ulp])
+    assert energy_rises(wiggle).size == 2  # the strict default flags the rounding
+    assert energy_rises(wiggle, rtol=ROUNDING).size == 0
+    real = np.array([-31400.0, -31300.0, -31200.0])  # +0.3 % a step: a step too large
+    assert energy_rises(real, rtol=ROUNDING).tolist() == [1, 2]

@@ -4,7 +4,7 @@ import re
 import pytest
 from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
 
-from hopfield_core.et.config import ETConfig
+from hopfield_core.et.checkpoint import shipped_config
 from tests.badfiles import encode, photo
 
 
@@ -97,7 +97,7 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
     after = int(re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1))
     assert abs(after - int(before)) == 1
     page.get_by_role("button", name=re.compile("^Run$")).first.click()
-    T = ETConfig().steps
+    T = shipped_config().steps
     page.wait_for_function(f"() => /step {T} of {T}/.test(document.body.innerText)")
     wait_idle(page)
     assert_healthy(page)

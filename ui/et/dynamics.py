@@ -17,6 +17,22 @@ def step_latex(cfg: ETConfig) -> str:
     return r"x \leftarrow x - \alpha\, \frac{\partial (E_{\mathrm{ATT}} + E_{\mathrm{HN}})}{\partial g}"
 
 
+def attention_latex(cfg: ETConfig) -> str:
+    keys, queries = ((r"(g_B + p_B)", r"(g_C + p_C)") if cfg.energy_positions else ("g_B", "g_C"))
+    return (r"E_{\mathrm{ATT}} = -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
+            rf"e^{{\beta\, (W_K^h {keys})^\top (W_Q^h {queries})}}")
+
+
+def where_tokens_are(cfg: ETConfig) -> str:
+    """The lede's sentence on positions in the energy ('' for the paper's energy)."""
+    if not cfg.energy_positions:
+        return ""
+    return (" The keys and queries also see $p_B$, a learned code of where token $B$ sits that "
+            "is not part of the moving state, so a hidden token cannot lose its place as it "
+            "moves (this project's change too; in the paper the position is added to the "
+            "tokens once, at the start).")
+
+
 def how_tokens_move(cfg: ETConfig) -> str:
     """The lede's sentence on the update, true of the model the page runs."""
     if not settling(cfg):

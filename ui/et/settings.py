@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hopfield_core.et.config import ETConfig
+from hopfield_core.et.checkpoint import shipped_config
 from hopfield_core.et.masks import random_mask
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import photo_names
@@ -13,7 +13,7 @@ from hopfield_core.presets import photo_names
 from .. import uploads
 from ..settings import Choice, Custom, Float, Int, Range, Settings
 
-SHIPPED = ETConfig()  # the shipped model's sizes (a test checks assets/et/config.json agrees)
+SHIPPED = shipped_config()  # the shipped model's sizes and dynamics, from assets/et/config.json
 SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
 GRID = SIZE // PATCH  # patches a side
 MAX_STEPS = 100
