@@ -189,6 +189,8 @@ def main(argv=None) -> None:
         overrides["energy_positions"] = True
     start = checkpoint.load(args.init) if args.init is not None else None
     cfg = replace(start.cfg if start is not None else ETConfig(), **overrides)
+    if start is not None:
+        _check_init(args.init, start.cfg, cfg)
     torch.manual_seed(args.seed)  # the same initial weights on every rank
     model = EnergyTransformer(cfg)
     if start is not None:
@@ -284,6 +286,19 @@ def main(argv=None) -> None:
     if distributed:
         dist.barrier()
         dist.destroy_process_group()
+
+
+SHAPED = ("image_size", "patch_size", "channels", "dim", "heads", "head_dim", "memories",
+          "energy_positions")  # what the weights' shapes depend on
+
+
+def _check_init(directory: Path, start: ETConfig, cfg: ETConfig) -> None:
+    """--init keeps the checkpoint's weights, so nothing they are shaped by may change."""
+    changed = [f"{f} {getattr(start, f)} -> {getattr(cfg, f)}" for f in SHAPED
+               if getattr(start, f) != getattr(cfg, f)]
+    if changed:
+        raise SystemExit(f"--init {directory}: its weights do not fit the options given "
+                         f"({', '.join(changed)}); train without --init for new sizes.")
 
 
 def argv_for_card(args) -> str:

@@ -326,3 +326,13 @@ def test_training_can_start_from_a_checkpoint_and_change_its_dynamics(small_ckpt
         torch.testing.assert_close(out.state_dict()[name], value, rtol=0, atol=0)
     card = (tmp_path / "out" / checkpoint.CARD).read_text()
     assert f"Started from the weights in `{directory}`" in card and f"--init {directory}" in card
+
+
+@pytest.mark.parametrize("option", [["--dim", "16"], ["--memories", "5"], ["--energy-positions"]])
+def test_init_refuses_options_its_weights_do_not_fit(small_ckpt, tmp_path, option):
+    from hopfield_core.et import train
+
+    directory, _ = small_ckpt
+    with pytest.raises(SystemExit, match="its weights do not fit the options given"):
+        train.main(["--init", str(directory), "--batches", "1", "--out", str(tmp_path / "out"), *option])
+    assert not (tmp_path / "out").exists()
