@@ -131,6 +131,16 @@ def log_normalizer_hessian(K, q, beta: float) -> np.ndarray:
     return 0.5 * (H + H.T)
 
 
+def hessian_spectrum(K, q, beta: float) -> np.ndarray:
+    """The Hessian's eigenvalues that can be nonzero, largest first, (N,): H = beta B^T B shares
+    its nonzero eigenvalues with the N x N matrix beta B B^T (its rank is at most N - 1, since
+    the rows of B weighted by sqrt(p) sum to zero), so no d x d matrix is formed."""
+    K, q, beta = _keys_query(K, q, beta)
+    p = softmax(beta * (K @ q))
+    B = np.sqrt(p)[:, None] * (K - p @ K)
+    return np.sort(np.linalg.eigvalsh(beta * (B @ B.T)))[::-1]
+
+
 def finite_difference_grad(K, q, beta: float, h: float = 1e-5) -> np.ndarray:
     """grad A(q) by central differences (A(q + h e_i) - A(q - h e_i)) / 2h, (d,): a check on
     the closed form that needs no calculus. (torch autograd stays out of the core: tests only.)"""

@@ -33,17 +33,6 @@ def test_attention_is_the_gradient_on_the_stored_patterns():
     assert len(eig) == 3 and eig.min() > -1e-12 and abs(eig[-1]) < 1e-12  # rank N - 1
 
 
-def test_the_spectrum_is_the_hessians():
-    from ui.expfamily.sections import hessian_spectrum
-
-    rng = np.random.default_rng(0)
-    K, q = rng.standard_normal((5, 12)), rng.standard_normal(12)
-    H = ef.log_normalizer_hessian(K, q, 2.0)
-    full = np.sort(np.linalg.eigvalsh(H))[::-1]
-    np.testing.assert_allclose(hessian_spectrum(K, q, 2.0), full[:5], atol=1e-12)
-    np.testing.assert_allclose(full[5:], 0, atol=1e-12)
-
-
 def test_an_empty_store_gets_a_message():
     at = open_app(PAGE)
     at.button(key="clear_store").click().run()

@@ -65,6 +65,15 @@ def test_hessian_equals_finite_differences_torch_and_the_weighted_covariance(bet
     assert not np.allclose(H, beta * (K.T * p) @ K, atol=1e-3)
 
 
+def test_the_spectrum_is_the_hessians_nonzero_part():
+    rng = np.random.default_rng(0)
+    K, q = rng.standard_normal((5, 12)), rng.standard_normal(12)
+    full = np.sort(np.linalg.eigvalsh(ef.log_normalizer_hessian(K, q, 2.0)))[::-1]
+    np.testing.assert_allclose(ef.hessian_spectrum(K, q, 2.0), full[:5], atol=1e-12)
+    np.testing.assert_allclose(full[5:], 0, atol=1e-12)
+    assert abs(ef.hessian_spectrum(K, q, 2.0)[-1]) < 1e-12  # rank at most N - 1
+
+
 def test_extreme_betas_are_finite_and_reach_the_two_limits():
     K, q = _keys(3)
     for beta in (1e-3, 1e3):
@@ -229,6 +238,7 @@ BAD = [
     (lambda: ef.log_normalizer(K0, q0[:3], 1), r"shape \(4,\) to match the keys, got \(3,\)"),
     (lambda: ef.log_normalizer(K0 * 2e3, q0, 1), r"entry of size .*; at most 1000"),
     (lambda: ef.log_normalizer_hessian(K0, q0, 0), r"must be a number in \[0.001, 1000\], got 0$"),
+    (lambda: ef.hessian_spectrum(K0, q0[:2], 1), r"shape \(4,\) to match the keys, got \(2,\)"),
     (lambda: ef.log_normalizer(K0, q0, 1e-4), r"got 0.0001"),
     (lambda: ef.finite_difference_grad(K0, q0, -1), r"got -1"),
     (lambda: ef.attention_weights(K0, q0, 1001), r"got 1001"),

@@ -20,14 +20,6 @@ def _columns(keys):
     return [SETTINGS.show(k, c) for k, c in zip(keys, st.columns(len(keys)))]
 
 
-def hessian_spectrum(K: np.ndarray, q: np.ndarray, beta: float) -> np.ndarray:
-    """The nonzero part of the Hessian's spectrum: H = beta B^T B with B = sqrt(p)(K - m)
-    (N, d) shares its nonzero eigenvalues with the N x N matrix beta B B^T."""
-    p = ef.attention_weights(K, q, beta)
-    B = np.sqrt(p)[:, None] * (K - p @ K)
-    return np.sort(np.linalg.eigvalsh(beta * B @ B.T))[::-1]
-
-
 # ------------------------------------------------------------------ 1. attention is a gradient
 
 def family_section() -> None:
@@ -55,7 +47,7 @@ def family_section() -> None:
     left, right = st.columns(2, gap="large")
     charts.plot(left, figures.weight_bars(p, list(ps.names), "Weights p = softmax(βKq)"),
                 key="ef_weights", config=CHART)
-    lam = hessian_spectrum(K, q, beta)
+    lam = ef.hessian_spectrum(K, q, beta)
     charts.plot(right, figs.eigen_bars(lam), key="ef_eigen", config=CHART)
     right.caption(f"The Hessian β Cov_p[k] is d × d = {ps.d} × {ps.d} but has rank at most "
                   f"N − 1 = {ps.N - 1}: these are its {ps.N} largest eigenvalues (computed "
