@@ -125,8 +125,7 @@ def log_normalizer_hessian(K, q, beta: float) -> np.ndarray:
     Computed as beta B^T B, B = sqrt(p) (K - m) the weighted keys about their mean: PSD in
     floating point too, and made exactly symmetric."""
     K, q, beta = _keys_query(K, q, beta)
-    p = softmax(beta * (K @ q))  # (N,)
-    B = np.sqrt(p)[:, None] * (K - p @ K)  # (N, d)
+    B = _weighted_keys(K, q, beta)
     H = beta * (B.T @ B)  # (d, d)
     return 0.5 * (H + H.T)
 
@@ -136,9 +135,14 @@ def hessian_spectrum(K, q, beta: float) -> np.ndarray:
     its nonzero eigenvalues with the N x N matrix beta B B^T (its rank is at most N - 1, since
     the rows of B weighted by sqrt(p) sum to zero), so no d x d matrix is formed."""
     K, q, beta = _keys_query(K, q, beta)
-    p = softmax(beta * (K @ q))
-    B = np.sqrt(p)[:, None] * (K - p @ K)
+    B = _weighted_keys(K, q, beta)
     return np.sort(np.linalg.eigvalsh(beta * (B @ B.T)))[::-1]
+
+
+def _weighted_keys(K: np.ndarray, q: np.ndarray, beta: float) -> np.ndarray:
+    """B = sqrt(p) (K - m), the keys about their attention average m, weighted: (N, d)."""
+    p = softmax(beta * (K @ q))  # (N,)
+    return np.sqrt(p)[:, None] * (K - p @ K)
 
 
 def finite_difference_grad(K, q, beta: float, h: float = 1e-5) -> np.ndarray:
