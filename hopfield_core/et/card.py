@@ -124,7 +124,7 @@ def card_text(info: dict, sha256: str, command: str) -> str:
         + f". Running 4 T steps changes its error by {100 * (ev['et_mse_4T'] / ev['et_mse'] - 1):+.1f} %, "
         f"and 100 steps by {100 * (ev['et_mse_100'] / ev['et_mse'] - 1):+.1f} %: "
         + _settled(ev) + " Between steps 99 and 100 no pixel of any held-out image moves "
-        f"by more than {ev['last_step_max_pixel_change']:.4f} (on a 0 to 1 scale). The energy falls "
+        f"by more than {ev['last_step_max_pixel_change']:.1e} (on a 0 to 1 scale). The energy falls "
         f"at every one of the 100 steps for {100 * ev['energy_falls_every_step']:.1f} % of the "
         "held-out images (a change within float32 rounding, 1e-6 |E|, is not counted as a rise).",
         "",

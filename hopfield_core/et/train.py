@@ -66,6 +66,10 @@ class FixedPointObjective(torch.nn.Module):
 
 
 def parse_args(argv=None):
+    return parser().parse_args(argv)
+
+
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--batches", type=int, default=1500, help="optimizer steps")
     ap.add_argument("--batch-size", type=int, default=64, help="images per step per process")
@@ -108,7 +112,7 @@ def parse_args(argv=None):
                          "and --steps may change how it runs), e.g. to retrain a model for new dynamics")
     ap.add_argument("--rank-digests", type=Path, default=None,
                     help="each process writes the sha256 of its final weights here (a DDP check)")
-    return ap.parse_args(argv)
+    return ap
 
 
 def pick_device(name: str) -> torch.device:
@@ -301,30 +305,25 @@ def _check_init(directory: Path, start: ETConfig, cfg: ETConfig) -> None:
                          f"({', '.join(changed)}); train without --init for new sizes.")
 
 
-def argv_for_card(args) -> str:
-    parts = ["python -m hopfield_core.et.train", f"--batches {args.batches}",
-             f"--batch-size {args.batch_size}", f"--lr {args.lr}", f"--seed {args.seed}",
-             f"--threads {args.threads}"]
-    if args.time_limit:
-        parts.append(f"--time-limit {args.time_limit:g}")
-    if args.settle_weight:
-        parts.append(f"--settle-weight {args.settle_weight}")
-    if args.steps_max:
-        parts.append(f"--steps-max {args.steps_max}")
-    if args.far_max:
-        parts.append(f"--far-max {args.far_max} --far-weight {args.far_weight} --far-batch {args.far_batch}")
-    if args.init is not None:
-        parts.append(f"--init {args.init}")
-    if args.dynamics is not None:
-        parts.append(f"--dynamics {args.dynamics}")
-    if args.energy_positions:
-        parts.append("--energy-positions")
-    for f in CONFIG_ARGS:
-        v = getattr(args, f)
-        if v is not None:
-            parts.append(f"--{f.replace('_', '-')} {v}")
-    return " ".join(parts)
+# Options the card's command leaves out: where the output goes, not what is trained.
+NOT_RECIPE = ("out", "rank_digests", "eval_every")
+ALWAYS = ("batches", "batch_size", "lr", "seed", "threads")
 
+
+def argv_for_card(args) -> str:
+    """The command that trains this model again: every option that is not at its default (and
+    the main ones always), so that no setting of the recipe is lost from the card."""
+    parts = ["python -m hopfield_core.et.train"]
+    for action in parser()._actions:
+        key = action.dest
+        if key == "help" or key in NOT_RECIPE:
+            continue
+        value = getattr(args, key)
+        if value == action.default and key not in ALWAYS:
+            continue
+        flag = action.option_strings[0]
+        parts.append(flag if value is True and action.nargs == 0 else f"{flag} {value}")
+    return " ".join(parts)
 
 if __name__ == "__main__":
     main()

@@ -316,3 +316,35 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     assert "not the paper's update" in dynamics.how_tokens_move(ours)
     assert "s_B" in dynamics.step_latex(ours) and "s_B" not in dynamics.step_latex(paper)
     assert "-\\sum_{B\\ \\mathrm{hidden}}" in dynamics.law_latex(ours)
+
+
+def test_a_state_at_rest_reads_as_at_rest_not_as_zero_or_as_rising():
+    """At a fixed point float32 leaves rounding behind: a pixel change of 4e-5 is not written
+    0.0000, an energy that wiggles by an ulp is not a rise, and a rate of +3e-7 after a start at
+    -5e4 is rounding of a rate that cannot be positive (what the settled model showed)."""
+    from types import SimpleNamespace
+
+    from ui.et.sections import rate_here, settled, step_sentence
+
+    frames = np.zeros((21, 4, 4, 3))
+    frames[-1, 0, 0, 0] = 4e-5
+    E = -15000.0 - 5000.0 * (1 - np.exp(-np.arange(21.0)))  # falls, then flat
+    E[15:] = E[15]
+    E[[16, 18]] += np.spacing(np.float32(E[15]))  # up by an ulp twice
+    rates = -5e4 * np.exp(-np.arange(21.0))
+    rates[[17, 19]] = 3e-7
+    out = SimpleNamespace(frames=frames, energies=E, rates=rates)
+    said = settled(out, np.full(21, 0.02), trained=8)
+    assert "at most 4.0e-05 per pixel value" in said and "0.0000" not in said
+    words = step_sentence(out, 0.05)
+    assert "both say the energy never rises" in words and "2 that raise it by float32 rounding" in words
+    assert "float32 rounding of a rate that cannot be positive" in rate_here(rates, 17)
+    assert "the state is at rest" in rate_here(rates, 20) and "cannot be positive" not in rate_here(rates, 20)
+    assert rate_here(rates, 1) == r"$dE/dt = -1.839 \times 10^{4}$ here."  # -5e4 / e
+    assert r"$dE/dt = 3 \times 10^{-7}$ here" in rate_here(rates, 17)  # not 3e-07 in a formula
+    # a real rise (0.1 % of |E|) and a clearly positive law are still reported as such
+    E2, r2 = E.copy(), rates.copy()
+    E2[5] = E2[4] * (1 - 1e-3)
+    r2[3] = 10.0
+    loud = step_sentence(SimpleNamespace(energies=E2, rates=r2), 0.05)
+    assert "1 of 20 steps raised the energy, and the law is sometimes positive" in loud

@@ -41,3 +41,25 @@ def test_the_card_says_when_the_attention_energy_sees_positions():
     placed = card.card_text({**info, "config": {**info["config"], "energy_positions": True}}, "0" * 64, "c")
     plain = card.card_text({**info, "config": {**info["config"], "energy_positions": False}}, "0" * 64, "c")
     assert "g_B + p_B" in placed and "g_B + p_B" not in plain
+
+
+def test_the_cards_command_trains_the_same_recipe_again():
+    """Every option of the run is in the card's command (the first settling model's card lost
+    --energy-penalty and --held-out-per-photo): parsing it back gives the same arguments."""
+    from hopfield_core.et.train import argv_for_card, parse_args
+
+    run = ("--batches 3000 --time-limit 50 --threads 2 --dynamics settling --energy-positions "
+           "--alpha 0.05 --far-max 40 --far-weight 2.0 --energy-penalty 1.0 --held-out-per-photo 12 "
+           "--steps-max 12 --settle-weight 0.5 --dim 64 --init assets/et --out /tmp/elsewhere").split()
+    args = parse_args(run)
+    command = argv_for_card(args)
+    assert command.startswith("python -m hopfield_core.et.train ") and "/tmp/elsewhere" not in command
+    again = parse_args(command.split()[3:])
+    assert {k: v for k, v in vars(again).items() if k != "out"} == {k: v for k, v in vars(args).items() if k != "out"}
+    assert "--batch-size 64 --lr 0.002" in argv_for_card(parse_args([]))  # the main ones always
+
+
+def test_a_still_pixel_reads_as_a_number_not_zero():
+    info = shipped_info()
+    text = card.card_text({**info, "eval": {**info["eval"], "last_step_max_pixel_change": 3.98e-5}}, "0" * 64, "c")
+    assert "by more than 4.0e-05" in text

@@ -158,7 +158,8 @@ def test_the_shipped_model_falls_by_the_law_at_every_step():
     assert out.rates.shape == (31,) and out.tokens.shape == (31, et.cfg.n_patches, et.cfg.dim)
     assert np.all(out.rates <= 0)
     # the rates the steps record are the law evaluated afresh on each recorded state
-    again = descent.energy_rate(et.model, torch.from_numpy(out.tokens)).numpy()
+    hidden = torch.from_numpy(mask.reshape(1, -1))  # the settling update moves these only
+    again = descent.energy_rate(et.model, torch.from_numpy(out.tokens), hidden).numpy()
     np.testing.assert_allclose(out.rates, again, rtol=1e-4)
     s = descent.spectrum(et.model, out.tokens[30])
     assert abs(s["smallest"]) < 1e-9 and s["second"] >= 0

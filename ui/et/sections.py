@@ -5,12 +5,30 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from hopfield_core.analysis import energy_rises
+from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
 
 from .. import charts, figures, state
 from . import dynamics, figures as et_figures
 
 NO_BAR = {"displayModeBar": False}
+
+
+def small(x: float, signed: bool = False) -> str:
+    """A change that can be far below 1e-4 (a state at rest) reads as a number, not 0.0000."""
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-3:
+        return f"{x:+.1e}" if signed else f"{x:.1e}"
+    return f"{x:+.5f}" if signed else f"{x:.4f}"
+
+
+def rate_noise(rates: np.ndarray) -> float:
+    """Below this, dE/dt is zero as far as float32 can tell: a millionth (ROUNDING) of the
+    fastest rate of the run. The law's value, -(gamma / sigma) |s|^2 summed, is never positive,
+    so a positive value this small is rounding."""
+    return ROUNDING * float(np.max(np.abs(rates)))
 
 
 def error_curve(frames: np.ndarray, image: np.ndarray, mask: np.ndarray, p: int) -> np.ndarray:
@@ -50,8 +68,8 @@ def settled(out, mse: np.ndarray, trained: int) -> str:
     if T == 0:
         return "No step taken yet: this is the decoder's reading of the starting tokens."
     move = float(np.abs(out.frames[-1] - out.frames[-2]).max())
-    text = (f"Between steps {T - 1} and {T} the picture changes by at most {move:.4f} per pixel "
-            f"value (on a 0 to 1 scale), and the error by {mse[-1] - mse[-2]:+.5f}.")
+    text = (f"Between steps {T - 1} and {T} the picture changes by at most {small(move)} per "
+            f"pixel value (on a 0 to 1 scale), and the error by {small(mse[-1] - mse[-2], True)}.")
     if T <= trained:
         return text
     fell = out.energies[-1] < out.energies[trained]
@@ -92,7 +110,7 @@ def why_it_falls(out, spectrum: dict, gamma: float, cfg, t: int) -> None:
         "layer norm ignores a shift of all of a token's features, so moving along it changes "
         "nothing. The next one, tiny, is a change of the token's scale, which layer norm "
         f"ignores up to $\\epsilon$. The learned $\\gamma = {gamma:.3f}$ is {sign}, so $M$ is "
-        f"positive semidefinite and $dE/dt = {out.rates[t]:.4g}$ here."
+        f"positive semidefinite and {rate_here(out.rates, t)}"
     )
     st.caption(step_sentence(out, alpha))
 
@@ -104,16 +122,41 @@ def rounding(spectrum: dict) -> str:
     return ""
 
 
+def latex_number(x: float, digits: int) -> str:
+    """x with `digits` significant digits, powers of ten as 10^k (not 3e-07)."""
+    text = f"{x:.{digits}g}"
+    if "e" not in text:
+        return text
+    mantissa, power = text.split("e")
+    return rf"{mantissa} \times 10^{{{int(power)}}}"
+
+
+def rate_here(rates: np.ndarray, t: int) -> str:
+    """dE/dt at step t, saying so when it is zero to float32's precision (a state at rest)."""
+    rate = float(rates[t])
+    if abs(rate) > rate_noise(rates) or t == 0:
+        return f"$dE/dt = {latex_number(rate, 4)}$ here."
+    if rate > 0:
+        return (f"$dE/dt = {latex_number(rate, 2)}$ here: float32 rounding of a rate that cannot "
+                "be positive, a millionth or less of the run's fastest. The state is at rest.")
+    return (f"$dE/dt = {latex_number(rate, 2)}$ here, a millionth or less of the run's fastest: "
+            "the state is at rest.")
+
+
 def step_sentence(out, alpha: float) -> str:
     """What the chart's two curves show on this run, measured."""
     T = len(out.rates) - 1
     if T == 0:
         return "Take a step to compare the law with what a step does."
-    law_falls = bool(np.all(out.rates <= 0))
-    steps = np.diff(out.energies) / alpha
-    rose = int(np.sum(steps > 0))
+    law_falls = bool(np.all(out.rates <= rate_noise(out.rates)))
+    rose = int(energy_rises(out.energies, rtol=ROUNDING).size)
+    ulps = int(np.sum(np.diff(out.energies) > 0)) - rose  # at rest: float32 rounding either way
     if law_falls and rose == 0:
         found = "both say the energy falls at every step"
+        if ulps:
+            found = ("both say the energy never rises: every step lowers it except, once the "
+                     f"state is at rest, {ulps} that raise it by float32 rounding (under a "
+                     "millionth of |E|)")
     else:
         found = (f"{rose} of {T} steps raised the energy, and the law is "
                  f"{'never' if law_falls else 'sometimes'} positive")
