@@ -19,15 +19,14 @@ def explain() -> None:
     text.markdown(
         "The **Energy Transformer** (Hoover et al., 2023) is a Transformer block run as an "
         f"energy descent. The image is cut into ${PATCH}\\times{PATCH}$-pixel patches; each "
-        "becomes a token $x_B$; hidden patches start as a learned *mask token*. Then one block "
+        "becomes a token $x_B$; " + dynamics.where_hidden_start(SHIPPED) + ". Then one block "
         "is applied $T$ times, and each application moves the tokens **downhill** on one "
         "global energy: an **attention** part, in which every token is both a query and a key "
         "(so, unlike the modern Hopfield update, a moving token moves as a key too), and a **Hopfield** "
         "part with $K$ learned memories. In a standard Transformer each attention update is "
         "already an implicit step on an energy of its own queries and keys, but each layer has "
         "its own weights and the parts share no energy; here one block is reused and every "
-        "part descends one global energy. The decoder turns each step's tokens back into "
-        "pixels, so you can watch the hole fill in. " + dynamics.how_tokens_move(SHIPPED)
+        "part descends one global energy. " + dynamics.watch(SHIPPED) + dynamics.how_tokens_move(SHIPPED)
         + dynamics.where_tokens_are(SHIPPED) + "\n\n"
         f"The model was trained to be read after $T = {SHIPPED.steps}$ steps. Run it longer with "
         "**Steps T** and compare the two curves: the energy can only fall, but whether the "
@@ -41,10 +40,8 @@ def explain() -> None:
         st.latex(dynamics.step_latex(SHIPPED))
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(
-            "- Keep *coffee* (a photo the model never saw), choose **rectangle** and hide rows 2 "
-            "to 6 and columns 2 to 6: press **Play** and watch the hole fill in while the energy "
-            "falls.\n"
-            "- Set **Steps T** to 100 and compare the error curve with the energy curve: does the "
+            dynamics.first_try(SHIPPED)
+            + "- Set **Steps T** to 100 and compare the error curve with the energy curve: does the "
             "picture hold once the trained steps are over?\n"
             "- With a **random** mask, slide the hidden share from 0.3 to 0.9: the ET's error "
             "grows, and so does the mean-fill yardstick's.\n"
@@ -83,8 +80,7 @@ def live() -> None:
     if not mask.any():
         st.warning("Nothing is hidden: hide some patches to see the model fill them in.")
     elif mask.all():
-        st.warning("Every patch is hidden: the model has nothing to go on, and what it draws "
-                   "comes from the mask token and the positions alone.")
+        st.warning(dynamics.all_hidden(model.cfg))
     out, seconds = et_cache.complete(device, image_key, hashlib.sha1(mask.tobytes()).hexdigest(),
                                      int(steps), image, mask)
     T = len(out.energies) - 1
@@ -102,7 +98,7 @@ def live() -> None:
         m[2].metric("Device", device.upper())
         m[3].metric("Completion took", f"{seconds * 1000:.0f} ms")
         sections.curves(out, mse, yardstick, t)
-        st.caption(sections.settled(out, mse, model.cfg.steps))
+        st.caption(sections.settled(out, mse, model.cfg.steps, dynamics.start_picture(model.cfg)))
         if analysis.energy_rises(out.energies, rtol=ROUNDING).size:
             st.warning("The energy rose at some step for this image: the step size is too large "
                        "for it.")

@@ -1,16 +1,17 @@
-"""The Energy Transformer: speed, and its error beside the two baselines.
+"""The Energy Transformer: speed, and its error beside the three baselines.
 
     python benchmarks/bench_et.py
 
-1. One completion of one image at the shipped size (64 x 64: all T steps, frames, energies
+1. One completion of one image at the shipped size (all T steps, frames, energies
    and the energy's rate) on CPU, and on CUDA when present; goal < 20 ms on CPU. The peer:
    one forward pass of torch's own nn.TransformerEncoderLayer of the same width on the same
    64 tokens, same run. Also the 100-step run the page's "Steps T" allows, and M's
-   eigenvalues on one step's tokens (what the page computes once per step it shows).
+   eigenvalues on one step's tokens (what the page computes once per step it shows), and the
+   harmonic fill of the same image (where a model with start "harmonic" begins).
 2. Images per second when completing a batch of 64.
 3. Training time per 1,000 images on this machine (a few optimizer steps).
 4. Masked-patch MSE at 50 % random patch masking on the held-out photos: ET at T, 4 T and
-   100 steps, mean fill, biharmonic inpainting: the model card's table, re-measured.
+   100 steps, mean fill, biharmonic inpainting, harmonic fill: the model card's table, re-measured.
 """
 from __future__ import annotations
 
@@ -70,6 +71,12 @@ def completion_rows(threads: int) -> list[str]:
                     f"{t_one / t_peer:.1f} | < 20 ms on CPU: "
                     f"{'ok' if dev != 'cpu' or t_one < 20 else 'SLOW'} |")
         rows.append(f"| one completion, 100 steps, {dev} ({threads} thread(s)) | {t_long:.0f} ms | | | |")
+        if dev == "cpu":
+            from hopfield_core.et.fill import harmonic_fill
+            one, one_mask = torch.from_numpy(img[None]).float(), torch.from_numpy(mask.reshape(1, -1))
+            t_fill = median_ms(lambda: harmonic_fill(one, one_mask, p))
+            rows.append(f"| harmonic fill of the same image, cpu ({threads} thread(s)) | {t_fill:.1f} ms | "
+                        f"the ET completion | {t_fill / t_one:.2f} | |")
         tokens = et.complete(img, mask).tokens[-1]
         t_spec = median_ms(lambda: spectrum(et.model, tokens), repeat=5, sync=sync)
         rows.append(f"| M's eigenvalues on one step's tokens (the page's first look at a step), "
@@ -101,9 +108,8 @@ def training_row(threads: int) -> str:
 
 
 def quality_rows() -> list[str]:
-    from hopfield_core.et.baselines import biharmonic, masked_patch_mse, mean_fill
     from hopfield_core.et.data import held_out_set, random_masks
-    from hopfield_core.et.train import EVAL_RATIO, evaluate
+    from hopfield_core.et.train import EVAL_RATIO, baselines, evaluate
 
     et = load_pretrained("cpu")
     cfg = et.cfg
@@ -111,14 +117,15 @@ def quality_rows() -> list[str]:
     masks = random_masks(len(val), cfg.n_patches, EVAL_RATIO, torch.Generator().manual_seed(99))
     ev = evaluate(et.model, val, masks, torch.device("cpu"))
     p, T = cfg.patch_size, cfg.steps
-    mf = float(masked_patch_mse(mean_fill(val, masks, p), val, masks, p).mean())
-    bh = float(masked_patch_mse(biharmonic(val, masks, p), val, masks, p).mean())
+    base = baselines(val, masks, p)
+    mf, bh, hf = base["mean_fill_mse"], base["biharmonic_mse"], base["harmonic_mse"]
     return [
         f"| Energy Transformer, T = {T} | {ev['et_mse']:.5f} | {ev['et_mse'] / mf:.3f} | energy falls at every one of 100 steps for {100 * ev['energy_falls_every_step']:.1f} % |",
         f"| Energy Transformer, 4 T = {4 * T} | {ev['et_mse_4T']:.5f} | {ev['et_mse_4T'] / mf:.3f} | {100 * (ev['et_mse_4T'] / ev['et_mse'] - 1):+.1f} % against T |",
         f"| Energy Transformer, 100 steps | {ev['et_mse_100']:.5f} | {ev['et_mse_100'] / mf:.3f} | {100 * (ev['et_mse_100'] / ev['et_mse'] - 1):+.1f} % against T; largest pixel change at the last step {ev['last_step_max_pixel_change']:.4f} |",
         f"| mean fill | {mf:.5f} | 1.000 | |",
         f"| biharmonic inpainting | {bh:.5f} | {bh / mf:.3f} | |",
+        f"| harmonic fill | {hf:.5f} | {hf / mf:.3f} | each hidden pixel the mean of its neighbours |",
     ]
 
 

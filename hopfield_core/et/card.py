@@ -11,13 +11,33 @@ CURVE_STEPS = (0, 1, 2, 5, 10, 20, 40, 60, 80, 100)
 
 
 def _dynamics(cfg: dict) -> str:
-    """How the tokens move, as the config says (configs before these options: the paper's)."""
-    moves = _moves(cfg)
+    """Where the hidden tokens start and how the tokens move, as the config says (configs
+    before these options: the paper's)."""
+    moves = _start(cfg) + " " + _moves(cfg)
     if cfg.get("energy_positions"):
         moves += (" The attention energy's keys and queries are W_K (g_B + p_B) and W_Q (g_C + p_C), "
                   "p a learned table per position that is not part of the moving state (this "
                   "project's, not the paper's): a hidden token cannot lose where it is as it moves.")
     return moves
+
+
+def _start(cfg: dict) -> str:
+    if cfg.get("start") == "harmonic":
+        return ("Start (this project's, not the paper's): a hidden patch's token starts as its "
+                "harmonic fill (each hidden pixel the mean of its four neighbours, the visible "
+                "pixels fixed: membrane inpainting, `hopfield_core/et/fill.py`), encoded like a "
+                "visible patch, plus the learned mask token and its position; the energy descent "
+                "then refines that smooth guess. In the paper a hidden patch starts as the mask "
+                "token alone." + _readout(cfg))
+    return "Start: a hidden patch's token is the learned mask token plus its position, as in the paper."
+
+
+def _readout(cfg: dict) -> str:
+    if cfg.get("readout") != "change":
+        return ""
+    return (" Readout (this project's): a hidden patch reads as its harmonic fill plus "
+            "decoder(x_t) - decoder(x_0), the decoded change of its token since the start, so "
+            "step 0 is the harmonic fill itself and each step adds what the descent changed.")
 
 
 def _moves(cfg: dict) -> str:
@@ -49,6 +69,9 @@ def _recipe(tr: dict) -> list[str]:
     ]
     if tr.get("init"):
         lines.insert(0, f"- Started from the weights in `{tr['init']}` (same sizes), then trained as below.")
+    if tr.get("path_weight"):
+        lines.append(f"- Plus {tr['path_weight']} x the hidden patches' error after every step 1 to "
+                     "T (their mean), so that the error falls along the descent, not only at T.")
     if tr.get("steps_max"):
         lines.append(f"- Each batch runs a random number of steps between T and {tr['steps_max']}, all "
                      "with gradient, so the answer must hold from T on.")
@@ -117,10 +140,15 @@ def card_text(info: dict, sha256: str, command: str) -> str:
         f"| Energy Transformer, 100 steps | {ev['et_mse_100']:.5f} | {ev['et_mse_100'] / mf:.3f} |",
         f"| mean colour of the visible patches | {mf:.5f} | 1.000 |",
         f"| biharmonic inpainting (scikit-image) | {bh:.5f} | {bh / mf:.3f} |",
+        *([f"| harmonic fill (each hidden pixel the mean of its neighbours){' (where the ET starts)' if cfg.get('start') == 'harmonic' else ''} | "
+           f"{ev['harmonic_mse']:.5f} | {ev['harmonic_mse'] / mf:.3f} |"] if "harmonic_mse" in ev else []),
         "",
         f"The ET is {mf / ev['et_mse']:.2f} x better than mean fill and "
         + (f"{bh / ev['et_mse']:.2f} x better than biharmonic inpainting" if ev["et_mse"] < bh else
            f"{ev['et_mse'] / bh:.2f} x worse than biharmonic inpainting")
+        + (f"; its descent takes the error of its starting point, the harmonic fill, down by "
+           f"{100 * (1 - ev['et_mse'] / ev['harmonic_mse']):.1f} %"
+           if cfg.get("start") == "harmonic" and "harmonic_mse" in ev else "")
         + f". Running 4 T steps changes its error by {100 * (ev['et_mse_4T'] / ev['et_mse'] - 1):+.1f} %, "
         f"and 100 steps by {100 * (ev['et_mse_100'] / ev['et_mse'] - 1):+.1f} %: "
         + _settled(ev) + " Between steps 99 and 100 no pixel of any held-out image moves "

@@ -59,10 +59,10 @@ class ETCompleter:
         x_img = torch.from_numpy(np.clip(img, 0, 1))[None].to(self.device)  # (1, H, W, 3)
         mk = torch.from_numpy(m.reshape(1, -1)).to(self.device)  # (1, N)
         P = patchify(x_img, cfg.patch_size)  # (1, N, P)
-        x0 = self.model.tokens(P, mk)
+        x0, base = self.model.start(P, mk)
         _, xs, e_att, e_hn, rates = self.model.evolve(x0, steps=steps, record=True, with_rates=True, mask=mk)
         X = torch.cat(xs)  # (T+1, N, D)
-        dec = self.model.decode(X).clamp(0, 1)  # (T+1, N, P)
+        dec = self.model.read(X, x0, base).clamp(0, 1)  # (T+1, N, P)
         dec = torch.where(mk[..., None], dec, P)  # visible patches kept exactly
         frames = unpatchify(dec, cfg.patch_size, cfg.grid).cpu().numpy()  # (T+1, H, W, 3)
         ea = e_att[:, 0].double().cpu().numpy()

@@ -5,6 +5,10 @@ import json
 from dataclasses import asdict, dataclass, fields
 
 
+STARTS = ("mask_token", "harmonic")
+READOUTS = ("tokens", "change")
+
+
 @dataclass(frozen=True)
 class ETConfig:
     image_size: int = 32      # H = W, pixels
@@ -21,6 +25,18 @@ class ETConfig:
     project: bool = False     # step along the part of dE/dg that moves g (see EnergyTransformer.step)
     clamp_visible: bool = False # only the hidden patches' tokens move; the visible ones stay as encoded
     energy_positions: bool = False  # keys and queries see g + p, p a learned table per position
+    start: str = "mask_token"  # hidden patches start as the mask token, or "harmonic": their
+                               # harmonic fill from the visible pixels, encoded, plus the mask token
+    readout: str = "tokens"    # the picture is the decoded tokens, or "change": the start's
+                               # harmonic fill plus the decoded change of the tokens since step 0
+
+    def __post_init__(self):
+        if self.start not in STARTS:
+            raise ValueError(f"start must be one of {STARTS}, got {self.start!r}")
+        if self.readout not in READOUTS:
+            raise ValueError(f"readout must be one of {READOUTS}, got {self.readout!r}")
+        if self.readout == "change" and self.start != "harmonic":
+            raise ValueError('readout "change" adds to the harmonic fill: it needs start "harmonic"')
 
     @property
     def grid(self) -> int:

@@ -21,6 +21,7 @@ import torch
 from torch import nn
 
 from .config import ETConfig
+from .fill import harmonic_fill
 
 
 def sincos_2d(grid: int, dim: int) -> torch.Tensor:
@@ -138,9 +139,29 @@ class EnergyTransformer(nn.Module):
 
     def tokens(self, patches: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Patches (B, N, P) in [0, 1] and mask (B, N) True = hidden -> tokens x (B, N, D)."""
+        return self.start(patches, mask)[0]
+
+    def start(self, patches: torch.Tensor, mask: torch.Tensor):
+        """(x_0 (B, N, D), the starting picture's patches (B, N, P) or None). Hidden patches
+        start as the mask token (the paper), or with cfg.start == "harmonic" as their harmonic
+        fill from the visible pixels (`fill.py`), encoded, plus the mask token."""
+        if self.cfg.start == "harmonic":
+            p, grid = self.cfg.patch_size, self.cfg.grid
+            images = unpatchify(patches, p, grid, self.cfg.channels)
+            base = torch.where(mask[..., None], patchify(harmonic_fill(images, mask, p), p), patches)
+            x = self.encoder(base - 0.5) + mask[..., None].to(patches.dtype) * self.mask_token
+            return x + self.pos, base
         x = self.encoder(patches - 0.5)  # (B, N, D)
         x = torch.where(mask[..., None], self.mask_token.expand_as(x), x)
-        return x + self.pos
+        return x + self.pos, None
+
+    def read(self, x: torch.Tensor, x0: torch.Tensor, base: torch.Tensor | None) -> torch.Tensor:
+        """The patches (..., N, P) the tokens x stand for: decode(x), or with cfg.readout ==
+        "change" the starting picture plus the decoded change of the tokens since x_0, so that
+        step 0 shows exactly the start and each step adds what the descent changed."""
+        if self.cfg.readout == "change":
+            return base + self.decoder(x) - self.decoder(x0)
+        return self.decode(x)
 
     def evolve(self, x: torch.Tensor, steps: int | None = None, record: bool = False,
                with_rates: bool = False, mask: torch.Tensor | None = None):
@@ -173,10 +194,11 @@ class EnergyTransformer(nn.Module):
 
     def forward(self, patches: torch.Tensor, mask: torch.Tensor, record: bool = False):
         """Predicted patches (B, N, P); with record also E_ATT and E_HN per step (T+1, B)."""
+        x0, base = self.start(patches, mask)
         if not record:
-            return self.decode(self.evolve(self.tokens(patches, mask), mask=mask))
-        x, _, e_att, e_hn = self.evolve(self.tokens(patches, mask), record=True, mask=mask)
-        return self.decode(x), e_att, e_hn
+            return self.read(self.evolve(x0, mask=mask), x0, base)
+        x, _, e_att, e_hn = self.evolve(x0, record=True, mask=mask)
+        return self.read(x, x0, base), e_att, e_hn
 
 
 # ---------------------------------------------------------------- patches

@@ -25,9 +25,10 @@ import torch.distributed as dist
 
 from . import checkpoint
 from .baselines import biharmonic, masked_patch_mse, mean_fill
-from .config import ETConfig
+from .config import READOUTS, STARTS, ETConfig
 from .data import Sampler, held_out_set, load_photos, random_masks
 from .descent import ROUNDING
+from .fill import harmonic_fill
 from .photos import HELD_OUT_PHOTOS, TRAIN_PHOTOS
 from .model import EnergyTransformer, patchify, unpatchify
 
@@ -42,16 +43,18 @@ class FixedPointObjective(torch.nn.Module):
     move of g (the settle penalty), and (far > 0) the prediction for the first `far_batch`
     images `far` steps further on, reached without gradient and then FAR_GRAD_STEPS steps with
     it, so that the weights learn to keep the completion where the dynamics settle; the energies
-    of those last steps come back too, so that their rises can be penalised."""
+    of those last steps come back too, so that their rises can be penalised. With path, the
+    prediction after every step 1..T comes back as well (T, B, N, P), else None."""
 
     def __init__(self, model: EnergyTransformer):
         super().__init__()
         self.model = model
 
     def forward(self, patches: torch.Tensor, mask: torch.Tensor, far: int = 0, far_batch: int = 0,
-                steps: int | None = None):
+                steps: int | None = None, path: bool = False):
         m = self.model
-        x, xs, e_att, e_hn = m.evolve(m.tokens(patches, mask), steps=steps, record=True, mask=mask)
+        x0, base = m.start(patches, mask)
+        x, xs, e_att, e_hn = m.evolve(x0, steps=steps, record=True, mask=mask)
         g_last, g_before = m.layer_norm(x), m.layer_norm(xs[-2])
         settle = ((g_last - g_before) ** 2).sum(dim=(1, 2)) / (g_last ** 2).sum(dim=(1, 2))  # (B,)
         far_pred = None
@@ -59,10 +62,12 @@ class FixedPointObjective(torch.nn.Module):
             with torch.no_grad():
                 y = m.evolve(x[:far_batch].detach(), steps=far, mask=mask[:far_batch])
             y, _, fa, fh = m.evolve(y, steps=FAR_GRAD_STEPS, record=True, mask=mask[:far_batch])
-            far_pred, far_energy = m.decode(y), fa + fh  # far_energy (FAR_GRAD_STEPS+1, far_batch)
+            n = far_batch
+            far_pred, far_energy = m.read(y, x0[:n], None if base is None else base[:n]), fa + fh  # far_energy (FAR_GRAD_STEPS+1, far_batch)
         else:
             far_energy = None
-        return m.decode(x), e_att, e_hn, far_pred, settle.mean(), far_energy
+        along = m.read(torch.stack(xs[1:]), x0, base) if path else None
+        return m.read(x, x0, base), e_att, e_hn, far_pred, settle.mean(), far_energy, along
 
 
 def parse_args(argv=None):
@@ -86,6 +91,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--settle-weight", type=float, default=0.0,
                     help="weight of the penalty on the last step's move: |g_T - g_(T-1)|^2 / |g_T|^2 "
                          "per image, so that the T steps end where the dynamics settle")
+    ap.add_argument("--path-weight", type=float, default=0.0,
+                    help="weight of the hidden patches' error after every step 1..T (their mean), "
+                         "so that the error falls along the descent, not only at T; 0 = off")
     ap.add_argument("--steps-max", type=int, default=0,
                     help="train each batch at a random number of steps between T and this "
                          "(all with gradient), so the answer must hold from T on; 0 = always T")
@@ -107,6 +115,14 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--energy-positions", action="store_true", default=None,
                     help="the attention energy's keys and queries see each token's position "
                          "(g + p, p learned), so a moving token cannot lose where it is")
+    ap.add_argument("--start", choices=STARTS, default=None,
+                    help="where the hidden patches' tokens start: mask_token (the paper) or "
+                         "harmonic (their harmonic fill from the visible pixels, encoded, plus "
+                         "the mask token)")
+    ap.add_argument("--readout", choices=READOUTS, default=None,
+                    help="tokens: the picture is the decoded tokens (the paper); change (needs "
+                         "--start harmonic): the harmonic fill plus the decoded change of the "
+                         "tokens since step 0")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from this checkpoint's weights (its sizes; --dynamics, --alpha "
                          "and --steps may change how it runs), e.g. to retrain a model for new dynamics")
@@ -148,10 +164,11 @@ def evaluate(model: EnergyTransformer, images: torch.Tensor, masks: torch.Tensor
     for i in range(0, len(images), 64):
         img, m = images[i:i + 64].to(device), masks[i:i + 64].to(device)
         P = patchify(img, cfg.patch_size)
-        _, xs, e_att, e_hn = model.evolve(model.tokens(P, m), steps=steps_max, record=True, mask=m)
+        x0, base = model.start(P, m)
+        _, xs, e_att, e_hn = model.evolve(x0, steps=steps_max, record=True, mask=m)
         per_step, decoded = [], []
         for x in xs:
-            pred = torch.where(m[..., None], model.decode(x).clamp(0, 1), P)
+            pred = torch.where(m[..., None], model.read(x, x0, base).clamp(0, 1), P)
             out = unpatchify(pred, cfg.patch_size, cfg.grid)
             per_step.append(masked_patch_mse(out, img, m, cfg.patch_size).cpu())
             decoded.append(out)
@@ -167,8 +184,11 @@ def evaluate(model: EnergyTransformer, images: torch.Tensor, masks: torch.Tensor
 
 
 def baselines(images: torch.Tensor, masks: torch.Tensor, p: int) -> dict:
-    return {"mean_fill_mse": float(masked_patch_mse(mean_fill(images, masks, p), images, masks, p).mean()),
-            "biharmonic_mse": float(masked_patch_mse(biharmonic(images, masks, p), images, masks, p).mean())}
+    def mse(filled):
+        return float(masked_patch_mse(filled, images, masks, p).mean())
+
+    return {"mean_fill_mse": mse(mean_fill(images, masks, p)), "biharmonic_mse": mse(biharmonic(images, masks, p)),
+            "harmonic_mse": mse(harmonic_fill(images, masks, p))}
 
 
 def main(argv=None) -> None:
@@ -191,14 +211,17 @@ def main(argv=None) -> None:
         overrides.update(project=settling, clamp_visible=settling)
     if args.energy_positions:
         overrides["energy_positions"] = True
-    start = checkpoint.load(args.init) if args.init is not None else None
-    cfg = replace(start.cfg if start is not None else ETConfig(), **overrides)
-    if start is not None:
-        _check_init(args.init, start.cfg, cfg)
+    for key in ("start", "readout"):
+        if getattr(args, key) is not None:
+            overrides[key] = getattr(args, key)
+    init = checkpoint.load(args.init) if args.init is not None else None
+    cfg = replace(init.cfg if init is not None else ETConfig(), **overrides)
+    if init is not None:
+        _check_init(args.init, init.cfg, cfg)
     torch.manual_seed(args.seed)  # the same initial weights on every rank
     model = EnergyTransformer(cfg)
-    if start is not None:
-        model.load_state_dict(start.state_dict())
+    if init is not None:
+        model.load_state_dict(init.state_dict())
     model = model.to(device)
     objective = FixedPointObjective(model)
     net = torch.nn.parallel.DistributedDataParallel(objective) if distributed else objective
@@ -228,7 +251,8 @@ def main(argv=None) -> None:
         far = 1 + int(torch.randint(0, args.far_max, (), generator=far_gen)) if args.far_max else 0
         steps = (cfg.steps + int(torch.randint(0, args.steps_max - cfg.steps + 1, (), generator=far_gen))
                  if args.steps_max > cfg.steps else None)
-        pred, e_att, e_hn, far_pred, settle, far_energy = net(P, mask, far=far, far_batch=args.far_batch, steps=steps)
+        pred, e_att, e_hn, far_pred, settle, far_energy, along = net(
+            P, mask, far=far, far_batch=args.far_batch, steps=steps, path=bool(args.path_weight))
         err = ((pred - P) ** 2).mean(dim=-1)  # (B, N)
         loss = (err * mask).sum() / mask.sum()
         E = e_att + e_hn  # (T+1, B)
@@ -236,6 +260,9 @@ def main(argv=None) -> None:
         if far_energy is not None:  # the steps far on must fall too
             rise = rise + torch.relu(far_energy[1:] - far_energy[:-1]).mean() / cfg.n_patches
         total = loss + args.energy_penalty * rise + args.settle_weight * settle
+        if along is not None:  # every step scored, so that the error falls along the descent
+            path_err = ((along - P) ** 2).mean(dim=-1)  # (T, B, N)
+            total = total + args.path_weight * (path_err * mask).sum() / (mask.sum() * len(along))
         if far_pred is not None:
             n = args.far_batch
             far_err = ((far_pred - P[:n]) ** 2).mean(dim=-1)
@@ -260,7 +287,8 @@ def main(argv=None) -> None:
             model.train()
             ev.update(batch=done, minutes=(time.time() - t0) / 60, ratio_to_mean_fill=ev["et_mse"] / base["mean_fill_mse"])
             history.append(ev)
-            print(json.dumps({k: v for k, v in ev.items() if k != "mse_by_step"}), flush=True)
+            print(json.dumps({**{k: v for k, v in ev.items() if k != "mse_by_step"},
+                              "mse_to_T": ev["mse_by_step"][:cfg.steps + 1]}), flush=True)
         if out_of_time:
             break
     if args.rank_digests is not None:
@@ -276,7 +304,7 @@ def main(argv=None) -> None:
             "batches": done, "steps": cfg.steps, "batch_size": args.batch_size, "processes": world, "minutes": round(minutes, 1),
             "hardware": hardware, "device": device.type, "lr": args.lr, "warmup": args.warmup,
             "weight_decay": args.weight_decay, "energy_penalty": args.energy_penalty, "seed": args.seed,
-            "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch,
+            "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch, "path_weight": args.path_weight,
             "far_grad_steps": FAR_GRAD_STEPS, "steps_max": args.steps_max,
             "init": None if args.init is None else str(args.init),
             "train_photos": list(TRAIN_PHOTOS), "held_out_photos": list(HELD_OUT_PHOTOS),

@@ -305,6 +305,20 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     at = open_app("energy_transformer")
     lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
     assert dynamics.how_tokens_move(et.cfg) in lede and dynamics.where_tokens_are(et.cfg) in lede
+    assert dynamics.where_hidden_start(et.cfg) in lede
+    masked, smooth = replace(et.cfg, start="mask_token"), replace(et.cfg, start="harmonic")
+    assert "harmonic fill" in dynamics.where_hidden_start(smooth) and "in the paper" in dynamics.where_hidden_start(smooth)
+    assert dynamics.where_hidden_start(masked) == "hidden patches start as a learned *mask token*"
+    assert dynamics.watch(et.cfg) in lede
+    assert any(dynamics.first_try(et.cfg) in m.value for m in at.markdown)
+    read = replace(smooth, readout="change")
+    assert "step 0 shows the fill itself" in dynamics.where_hidden_start(read)
+    assert "step 0 shows" not in dynamics.where_hidden_start(smooth)
+    assert "harmonic fill" in dynamics.start_picture(read) and "decoder's reading" in dynamics.start_picture(masked)
+    assert "watch the hole fill in" in dynamics.watch(masked) and "smooth guess" in dynamics.watch(read)
+    assert "step 0 is the smooth harmonic fill" in dynamics.first_try(read)
+    assert "watch the hole fill in" in dynamics.first_try(masked)
+    assert "flat grey start" in dynamics.all_hidden(smooth) and "grey" not in dynamics.all_hidden(masked)
     shown = [x.value.strip("$\n") for x in at.latex]  # st.latex wraps its body in $$ lines
     assert dynamics.step_latex(et.cfg) in shown and dynamics.law_latex(et.cfg) in shown
     assert dynamics.attention_latex(et.cfg) in shown

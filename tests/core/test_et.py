@@ -314,7 +314,8 @@ def test_the_held_out_photos_are_never_trained_on_and_the_card_names_any_overlap
 
 def test_training_can_start_from_a_checkpoint_and_change_its_dynamics(small_ckpt, tmp_path):
     """--init takes a checkpoint's sizes and weights (with lr 0 they come out unchanged), and
-    --dynamics settling retrains them for the settling update; the card says where it began."""
+    --dynamics settling (and --start harmonic) retrains them for another update (and start);
+    the card says where it began, where the hidden tokens start, and scores that start."""
     pytest.importorskip("skimage")
     from hopfield_core.et import train
 
@@ -322,15 +323,18 @@ def test_training_can_start_from_a_checkpoint_and_change_its_dynamics(small_ckpt
     threads = torch.get_num_threads()
     try:
         train.main(["--init", str(directory), "--lr", "0", "--batches", "1", "--batch-size", "2",
-                    "--held-out-per-photo", "1", "--dynamics", "settling", "--out", str(tmp_path / "out")])
+                    "--held-out-per-photo", "1", "--dynamics", "settling", "--start", "harmonic",
+                    "--out", str(tmp_path / "out")])
     finally:
         torch.set_num_threads(threads)
     out = checkpoint.load(tmp_path / "out")
-    assert out.cfg == replace(model.cfg, project=True, clamp_visible=True)
+    assert out.cfg == replace(model.cfg, project=True, clamp_visible=True, start="harmonic")
     for name, value in model.state_dict().items():
         torch.testing.assert_close(out.state_dict()[name], value, rtol=0, atol=0)
     card = (tmp_path / "out" / checkpoint.CARD).read_text()
     assert f"Started from the weights in `{directory}`" in card and f"--init {directory}" in card
+    assert "--start harmonic" in card and "starts as its harmonic fill" in card
+    assert "| harmonic fill (each hidden pixel the mean of its neighbours) (where the ET starts) |" in card
 
 
 @pytest.mark.parametrize("option", [["--dim", "16"], ["--memories", "5"], ["--energy-positions"]])

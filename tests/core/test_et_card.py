@@ -50,7 +50,7 @@ def test_the_cards_command_trains_the_same_recipe_again():
 
     run = ("--batches 3000 --time-limit 50 --threads 2 --dynamics settling --energy-positions "
            "--alpha 0.05 --far-max 40 --far-weight 2.0 --energy-penalty 1.0 --held-out-per-photo 12 "
-           "--steps-max 12 --settle-weight 0.5 --dim 64 --init assets/et --out /tmp/elsewhere").split()
+           "--steps-max 12 --settle-weight 0.5 --dim 64 --start harmonic --readout change --path-weight 1.0 --init assets/et --out /tmp/elsewhere").split()
     args = parse_args(run)
     command = argv_for_card(args)
     assert command.startswith("python -m hopfield_core.et.train ") and "/tmp/elsewhere" not in command
@@ -63,3 +63,28 @@ def test_a_still_pixel_reads_as_a_number_not_zero():
     info = shipped_info()
     text = card.card_text({**info, "eval": {**info["eval"], "last_step_max_pixel_change": 3.98e-5}}, "0" * 64, "c")
     assert "by more than 4.0e-05" in text
+
+
+def test_the_card_says_where_the_hidden_tokens_start_and_scores_that_start():
+    info = shipped_info()
+    ev = {**info["eval"], "harmonic_mse": 0.0125}
+    harmonic = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "harmonic"}}, "0" * 64, "c")
+    assert "starts as its harmonic fill" in harmonic and "In the paper a hidden patch starts as the mask token alone" in harmonic
+    assert "| harmonic fill (each hidden pixel the mean of its neighbours) (where the ET starts) | 0.01250 |" in harmonic
+    assert "down by 20.0 %" in harmonic  # 0.010 against its start's 0.0125
+    paper = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "mask_token"}}, "0" * 64, "c")
+    assert "learned mask token plus its position, as in the paper" in paper and "where the ET starts" not in paper
+    assert "| harmonic fill (each hidden pixel the mean of its neighbours) | 0.01250 |" in paper
+    assert "Readout (this project's)" not in harmonic
+    read = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "harmonic", "readout": "change"}}, "0" * 64, "c")
+    assert "decoder(x_t) - decoder(x_0)" in read and "step 0 is the harmonic fill itself" in read
+    old = card.card_text({**info, "config": {k: v for k, v in info["config"].items() if k != "start"}}, "0" * 64, "c")
+    assert "as in the paper" in old
+
+
+def test_the_card_names_the_loss_along_the_path():
+    info = shipped_info()
+    on = card.card_text({**info, "training": {**info["training"], "path_weight": 1.0}}, "0" * 64, "c")
+    off = card.card_text({**info, "training": {**info["training"], "path_weight": 0.0}}, "0" * 64, "c")
+    assert "Plus 1.0 x the hidden patches' error after every step 1 to T" in on
+    assert "after every step 1 to T" not in off

@@ -53,7 +53,7 @@ def test_the_completion_beats_mean_fill_by_the_margin_the_card_states(scored):
     assert abs(ratio - card["eval"]["ratio_to_mean_fill"]) < 0.01
 
 
-@pytest.mark.parametrize("key", ["et_mse", "et_mse_4T", "et_mse_100", "mean_fill_mse", "biharmonic_mse"])
+@pytest.mark.parametrize("key", ["et_mse", "et_mse_4T", "et_mse_100", "mean_fill_mse", "biharmonic_mse", "harmonic_mse"])
 def test_the_cards_figures_are_what_a_fresh_evaluation_gives(scored, key):
     _, ev, card = scored
     assert ev[key] == pytest.approx(card["eval"][key], rel=0.01)

@@ -23,6 +23,52 @@ def attention_latex(cfg: ETConfig) -> str:
             rf"e^{{\beta\, (W_K^h {keys})^\top (W_Q^h {queries})}}")
 
 
+def where_hidden_start(cfg: ETConfig) -> str:
+    """The lede's clause on the hidden patches' starting tokens, true of the model it runs."""
+    if cfg.start == "harmonic":
+        text = ("a hidden patch starts from a smooth guess, its *harmonic fill* (every hidden "
+                "pixel the mean of its four neighbours, the visible pixels fixed), encoded like "
+                "a visible patch plus a learned *mask token* (this project's start; in the paper "
+                "a hidden patch starts as the mask token alone)")
+        if cfg.readout == "change":
+            text += ("; the picture after each step is that fill plus the decoder's reading of "
+                     "how the tokens have changed since the start, so step 0 shows the fill itself")
+        return text
+    return "hidden patches start as a learned *mask token*"
+
+
+def watch(cfg: ETConfig) -> str:
+    """The lede's sentence on what the frames show."""
+    if cfg.readout == "change":
+        return ("Each step's picture is the fill plus the decoded change of the tokens, so you "
+                "can watch what the descent does to the smooth guess. ")
+    return "The decoder turns each step's tokens back into pixels, so you can watch the hole fill in. "
+
+
+def first_try(cfg: ETConfig) -> str:
+    """The first 'Try this' item."""
+    what = ("step 0 is the smooth harmonic fill: press **Play**, watch the descent change it "
+            "while the energy falls, and compare the error at step 0 with the error at the end"
+            if cfg.readout == "change" else "press **Play** and watch the hole fill in while the "
+            "energy falls")
+    return ("- Keep *coffee* (a photo the model never saw), choose **rectangle** and hide rows 2 "
+            f"to 6 and columns 2 to 6: {what}.\n")
+
+
+def start_picture(cfg: ETConfig) -> str:
+    """What frame 0 shows."""
+    if cfg.readout == "change":
+        return "the starting picture, the harmonic fill of the hidden patches"
+    return "the decoder's reading of the starting tokens"
+
+
+def all_hidden(cfg: ETConfig) -> str:
+    """The warning when every patch is hidden."""
+    start = ("a flat grey start (the harmonic fill of nothing), the mask token and the positions"
+             if cfg.start == "harmonic" else "the mask token and the positions")
+    return f"Every patch is hidden: the model has nothing to go on, and what it draws comes from {start} alone."
+
+
 def where_tokens_are(cfg: ETConfig) -> str:
     """The lede's sentence on positions in the energy ('' for the paper's energy)."""
     if not cfg.energy_positions:

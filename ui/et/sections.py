@@ -61,12 +61,12 @@ def curves(out, mse: np.ndarray, yardstick: float, t: int) -> None:
     charts.plot(right, et_figures.error(mse, yardstick, t), key="et_error", config=NO_BAR)
 
 
-def settled(out, mse: np.ndarray, trained: int) -> str:
+def settled(out, mse: np.ndarray, trained: int, start: str = "the decoder's reading of the starting tokens") -> str:
     """Sentences on how far the run has settled (the last step's largest pixel change) and,
     past the model's trained number of steps, whether the picture held or got worse."""
     T = len(mse) - 1
     if T == 0:
-        return "No step taken yet: this is the decoder's reading of the starting tokens."
+        return f"No step taken yet: this is {start}."
     move = float(np.abs(out.frames[-1] - out.frames[-2]).max())
     text = (f"Between steps {T - 1} and {T} the picture changes by at most {small(move)} per "
             f"pixel value (on a 0 to 1 scale), and the error by {small(mse[-1] - mse[-2], True)}.")
