@@ -26,6 +26,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hopfield_core.et import load_pretrained  # noqa: E402
+from hopfield_core.et.card import relative_change  # noqa: E402
 from hopfield_core.et.complete import available_devices  # noqa: E402
 from hopfield_core.et.descent import spectrum  # noqa: E402
 from hopfield_core.et.model import patchify  # noqa: E402
@@ -121,11 +122,13 @@ def quality_rows() -> list[str]:
     mf, bh, hf = base["mean_fill_mse"], base["biharmonic_mse"], base["harmonic_mse"]
     return [
         f"| Energy Transformer, T = {T} | {ev['et_mse']:.5f} | {ev['et_mse'] / mf:.3f} | energy falls at every one of 100 steps for {100 * ev['energy_falls_every_step']:.1f} % |",
-        f"| Energy Transformer, 4 T = {4 * T} | {ev['et_mse_4T']:.5f} | {ev['et_mse_4T'] / mf:.3f} | {100 * (ev['et_mse_4T'] / ev['et_mse'] - 1):+.1f} % against T |",
-        f"| Energy Transformer, 100 steps | {ev['et_mse_100']:.5f} | {ev['et_mse_100'] / mf:.3f} | {100 * (ev['et_mse_100'] / ev['et_mse'] - 1):+.1f} % against T; largest pixel change at the last step {ev['last_step_max_pixel_change']:.4f} |",
+        f"| Energy Transformer, 4 T = {4 * T} | {ev['et_mse_4T']:.5f} | {ev['et_mse_4T'] / mf:.3f} | {relative_change(ev['et_mse_4T'] / ev['et_mse'])} against T |",
+        f"| Energy Transformer, 100 steps | {ev['et_mse_100']:.5f} | {ev['et_mse_100'] / mf:.3f} | {relative_change(ev['et_mse_100'] / ev['et_mse'])} against T; largest pixel change at the last step {ev['last_step_max_pixel_change']:.1e} |",
         f"| mean fill | {mf:.5f} | 1.000 | |",
         f"| biharmonic inpainting | {bh:.5f} | {bh / mf:.3f} | |",
-        f"| harmonic fill | {hf:.5f} | {hf / mf:.3f} | each hidden pixel the mean of its neighbours |",
+        f"| harmonic fill | {hf:.5f} | {hf / mf:.3f} | each hidden pixel the mean of its neighbours"
+        + (f"; where the ET starts: its descent lowers this error by {100 * (1 - ev['et_mse'] / hf):.1f} % |"
+           if cfg.start == "harmonic" else " |"),
     ]
 
 

@@ -87,7 +87,10 @@ def warm() -> float:
         _import_package("ui")
         from ui import et_cache
 
-        et_cache.load_et(et_cache.devices()[0])  # cached for the process (if it loads)
+        from hopfield_core.et.checkpoint import MODELS
+
+        for name in MODELS:  # each cached for the process (if it loads)
+            et_cache.load_et(et_cache.devices()[0], name)
         _seconds = time.perf_counter() - t0
         return _seconds
 

@@ -8,21 +8,22 @@ import streamlit as st
 
 
 @st.cache_resource(show_spinner="Loading the Energy Transformer...")
-def _load(device: str):
-    """The shipped model on `device`, shared read-only by every session (complete() never
-    changes its weights). A load that fails raises, and Streamlit caches no exception:
-    the next rerun (the page's Retry button) tries again."""
+def _load(device: str, name: str = "harmonic"):
+    """The shipped model `name` (checkpoint.MODELS) on `device`, shared read-only by every
+    session (complete() never changes its weights). A load that fails raises, and Streamlit
+    caches no exception: the next rerun (the page's Retry button) tries again."""
     from hopfield_core.et import load_pretrained
+    from hopfield_core.et.checkpoint import MODELS
 
-    return load_pretrained(device)
+    return load_pretrained(device, MODELS[name])
 
 
-def load_et(device: str):
+def load_et(device: str, name: str = "harmonic"):
     """(model, None), or (None, the sentence that says why it cannot load)."""
     from hopfield_core.et import CheckpointError
 
     try:
-        return _load(device), None
+        return _load(device, name), None
     except CheckpointError as e:
         return None, str(e)
 
@@ -34,10 +35,10 @@ def devices() -> list[str]:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def complete(device: str, image_key: str, mask_key: str, steps: int, _image: np.ndarray,
-             _mask: np.ndarray):
-    """(Completion, seconds it took): keyed by small strings, arrays not hashed."""
-    model, error = load_et(device)
+def complete(device: str, name: str, image_key: str, mask_key: str, steps: int,
+             _image: np.ndarray, _mask: np.ndarray):
+    """(Completion, seconds it took) of model `name`: keyed by small strings, arrays not hashed."""
+    model, error = load_et(device, name)
     if model is None:
         raise RuntimeError(error)
     t0 = time.perf_counter()
@@ -46,12 +47,12 @@ def complete(device: str, image_key: str, mask_key: str, steps: int, _image: np.
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def spectrum(device: str, run_key: str, t: int, _tokens: np.ndarray) -> dict:
-    """The eigenvalues of M on the tokens of step t of a run (hopfield_core.et.descent),
-    keyed by the run and the step: each frame's costs about 0.1 s once."""
+def spectrum(device: str, name: str, run_key: str, t: int, _tokens: np.ndarray) -> dict:
+    """The eigenvalues of M (model `name`) on the tokens of step t of a run
+    (hopfield_core.et.descent), keyed by the run and the step: each frame's costs about 0.1 s once."""
     from hopfield_core.et.descent import spectrum as eigenvalues
 
-    model, error = load_et(device)
+    model, error = load_et(device, name)
     if model is None:
         raise RuntimeError(error)
     return eigenvalues(model.model, _tokens)

@@ -17,6 +17,9 @@ from .model import EnergyTransformer
 
 REPO = Path(__file__).resolve().parents[2]
 ASSET_DIR = REPO / "assets" / "et"
+# the shipped models: the default starts from the harmonic fill; "paper" starts from the mask
+# token alone, as in the paper, and draws the whole hole (each folder has its own card)
+MODELS = {"harmonic": ASSET_DIR, "paper": ASSET_DIR / "paper"}
 WEIGHTS, CONFIG, CARD = "model.safetensors", "config.json", "MODEL_CARD.md"
 _PICKLE_MAGIC = (b"\x80", b"PK\x03\x04")  # a raw pickle, or torch.save's zip archive
 

@@ -98,3 +98,12 @@ def test_a_large_image_size_skips_the_autograd_hessian_and_says_why():
     at = open_app(PAGE, query={"size": "32"})
     assert metric(at, "Hessian by autograd") == "not at this size"
     assert float(metric(at, "Largest |∇A(q) by autograd")) < 1e-12
+
+
+def test_a_change_within_rounding_is_no_rise_and_a_real_rise_is_named_by_its_layer():
+    from ui.expfamily.sections import rise_text
+
+    tied = np.array([-3.0, -3.5, -3.75, -3.75 + 7e-15, -3.75])  # float64 noise once settled
+    assert rise_text(tied) == "none: it never rises"
+    untied = np.array([-3.0, -2.5, -2.9, -2.8])  # +0.5 at layer 1, +0.1 at layer 3
+    assert rise_text(untied) == "+0.5 at layer 1"

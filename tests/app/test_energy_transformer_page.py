@@ -12,6 +12,7 @@ from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rec
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import preset_image
 from tests.badfiles import encode, photo
+from ui.et import sections
 from ui.et.settings import GRID, PATCH, SIZE
 
 
@@ -59,6 +60,11 @@ def test_the_default_is_a_photo_never_trained_on_and_runs_and_scrubs(et):
     assert float(metric(at, "Masked-patch MSE, ET")) < float(metric(at, "Mean-fill MSE"))
     at.slider(key="et_scrub").set_value(2).run()
     assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[2], img, mask, PATCH):.4f}"
+    e0, e2 = (masked_patch_mse(ref.frames[k], img, mask, PATCH) for k in (0, 2))
+    delta = next(m.delta for m in at.metric if m.label == "Masked-patch MSE, ET")
+    assert delta == sections.since_start(np.array([e0, 0, e2]), 2)
+    assert e2 != e0 and delta.endswith("% since step 0")  # the descent changed the picture
+    assert float(delta.split()[0]) == pytest.approx(100 * (e2 / e0 - 1), abs=0.06)
     assert any(f"step 2 of {T}" in m.value for m in at.markdown)
     assert not at.exception
 
@@ -193,13 +199,14 @@ def test_every_setting_is_in_the_link_and_a_shared_link_reproduces_the_run():
     at.slider(key="et_ratio").set_value(0.7).run()
     at.number_input(key="et_seed").set_value(7).run()
     at.slider(key="et_steps").set_value(40).run()
+    at.selectbox(key="et_start").set_value("paper").run()
     at.button(key="et_run_all").click().run()
     link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
-    assert (link["photo"], link["ratio"], link["seed"], link["steps"], link["device"]) == \
-        ("rocket", "0.7", "7", "40", "auto")
+    assert (link["photo"], link["ratio"], link["seed"], link["steps"], link["device"], link["start"]) == \
+        ("rocket", "0.7", "7", "40", "auto", "paper")
     shared = open_app("energy_transformer", query=link)  # another student opens the link
     assert not shared.exception and not shared.error
-    assert shared.slider(key="et_steps").value == 40
+    assert shared.slider(key="et_steps").value == 40 and shared.selectbox(key="et_start").value == "paper"
     shared.button(key="et_run_all").click().run()
     assert metric(shared, "Masked-patch MSE, ET") == metric(at, "Masked-patch MSE, ET")
 
@@ -244,6 +251,7 @@ def weights_dir(monkeypatch, tmp_path):
     folder = tmp_path / "et"
     shutil.copytree(checkpoint.ASSET_DIR, folder)
     monkeypatch.setattr(checkpoint, "ASSET_DIR", folder)
+    monkeypatch.setattr(checkpoint, "MODELS", {"harmonic": folder, "paper": folder / "paper"})
     ui.et_cache._load.clear()
     yield folder
     ui.et_cache._load.clear()
@@ -306,7 +314,8 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
     assert dynamics.how_tokens_move(et.cfg) in lede and dynamics.where_tokens_are(et.cfg) in lede
     assert dynamics.where_hidden_start(et.cfg) in lede
-    masked, smooth = replace(et.cfg, start="mask_token"), replace(et.cfg, start="harmonic")
+    masked = replace(et.cfg, start="mask_token", readout="tokens")
+    smooth = replace(et.cfg, start="harmonic", readout="tokens")
     assert "harmonic fill" in dynamics.where_hidden_start(smooth) and "in the paper" in dynamics.where_hidden_start(smooth)
     assert dynamics.where_hidden_start(masked) == "hidden patches start as a learned *mask token*"
     assert dynamics.watch(et.cfg) in lede
@@ -362,3 +371,71 @@ def test_a_state_at_rest_reads_as_at_rest_not_as_zero_or_as_rising():
     r2[3] = 10.0
     loud = step_sentence(SimpleNamespace(energies=E2, rates=r2), 0.05)
     assert "1 of 20 steps raised the energy, and the law is sometimes positive" in loud
+
+
+def test_the_error_change_since_step_0_reads_as_a_percentage_and_never_rounds_to_nothing():
+    mse = np.array([0.0080, 0.0079, 0.0079992, 0.0088])
+    assert sections.since_start(mse, 0) is None
+    assert sections.since_start(mse, 1) == "-1.2 % since step 0"
+    assert sections.since_start(mse, 2) == "-0.01 % since step 0"
+    assert sections.since_start(mse, 3) == "+10.0 % since step 0"
+    assert sections.since_start(np.array([0.0, 0.1]), 1) is None  # nothing to compare with
+    assert sections.since_start(np.array([0.008, 0.0080002]), 1) == "+2.5e-03 % since step 0"
+    assert sections.since_start(np.array([0.008, 0.008]), 1) is None  # no arrow for no change
+
+
+def test_the_change_picture_magnifies_what_the_steps_did_and_stays_in_range():
+    start = np.full((4, 4, 3), 0.4)
+    frame = start.copy()
+    frame[0, 0, 0] += 0.03  # a change of 0.03 shows at x10 (0.3 from grey), not x20 (0.6)
+    frame[1, 1, 1] -= 0.01
+    pic, gain = sections.change_picture(frame, start)
+    assert gain == 10
+    assert pic[0, 0, 0] == pytest.approx(0.8) and pic[1, 1, 1] == pytest.approx(0.4)
+    assert pic[2, 2, 2] == 0.5 and pic.min() >= 0 and pic.max() <= 1
+    still, gain = sections.change_picture(start, start)
+    assert gain == 1000 and np.all(still == 0.5)  # nothing changed: all grey
+    big, gain = sections.change_picture(np.ones((2, 2, 3)), np.zeros((2, 2, 3)))
+    assert gain == 1 and big.max() == 1  # a change larger than half the range is clipped at x1
+
+
+def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
+    at = open_app("energy_transformer")
+    if et.cfg.readout == "change":
+        assert chart(at, "et_change")["layout"]["title"]["text"] == "Change"
+        assert not any("et_meanfill" in c.proto.id for c in at.get("plotly_chart"))
+        assert any("all is grey" in c.value for c in at.caption)  # step 0 of a fresh page
+        at.button(key="et_run_all").click().run()
+        img, mask, ref = default_run(et)
+        gain = sections.change_picture(ref.image, ref.frames[0])[1]
+        assert chart(at, "et_change")["layout"]["title"]["text"] == f"Change x{gain}"
+        assert any(f"magnified {gain} times" in c.value for c in at.caption)
+    else:
+        assert chart(at, "et_meanfill")["layout"]["title"]["text"] == "Mean fill"
+    assert not at.exception
+
+
+def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows():
+    from hopfield_core.et.checkpoint import MODELS
+    from ui.et import dynamics
+
+    img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
+    for name in ("paper", "harmonic"):
+        model = load_pretrained("cpu", MODELS[name])
+        ref = model.complete(img, mask)
+        at = open_app("energy_transformer", query={"start": name})
+        assert at.selectbox(key="et_start").value == name
+        lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
+        assert dynamics.where_hidden_start(model.cfg) in lede
+        assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, PATCH):.4f}"
+        at.button(key="et_run_all").click().run()
+        assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
+        fourth = "et_change" if model.cfg.readout == "change" else "et_meanfill"
+        assert any(fourth in c.proto.id for c in at.get("plotly_chart"))
+        assert not at.exception
+    paper = load_pretrained("cpu", MODELS["paper"])
+    assert paper.cfg.start == "mask_token" and "mask token" in dynamics.where_hidden_start(paper.cfg)
+    bad = open_app("energy_transformer", query={"start": "[click](http://x)"})
+    said = [w.value for w in bad.warning if "The link sets start" in w.value]
+    assert said and "[click](http://x)" not in said[0].replace("`[click](http://x)`", "")  # inert
+    assert bad.selectbox(key="et_start").value == "harmonic" and not bad.exception

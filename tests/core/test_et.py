@@ -334,7 +334,7 @@ def test_training_can_start_from_a_checkpoint_and_change_its_dynamics(small_ckpt
     card = (tmp_path / "out" / checkpoint.CARD).read_text()
     assert f"Started from the weights in `{directory}`" in card and f"--init {directory}" in card
     assert "--start harmonic" in card and "starts as its harmonic fill" in card
-    assert "| harmonic fill (each hidden pixel the mean of its neighbours) (where the ET starts) |" in card
+    assert "| harmonic fill, where the ET starts (each hidden pixel the mean of its neighbours) |" in card
 
 
 @pytest.mark.parametrize("option", [["--dim", "16"], ["--memories", "5"], ["--energy-positions"]])

@@ -68,17 +68,17 @@ def test_a_still_pixel_reads_as_a_number_not_zero():
 def test_the_card_says_where_the_hidden_tokens_start_and_scores_that_start():
     info = shipped_info()
     ev = {**info["eval"], "harmonic_mse": 0.0125}
-    harmonic = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "harmonic"}}, "0" * 64, "c")
+    harmonic = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "harmonic", "readout": "tokens"}}, "0" * 64, "c")
     assert "starts as its harmonic fill" in harmonic and "In the paper a hidden patch starts as the mask token alone" in harmonic
-    assert "| harmonic fill (each hidden pixel the mean of its neighbours) (where the ET starts) | 0.01250 |" in harmonic
+    assert "| harmonic fill, where the ET starts (each hidden pixel the mean of its neighbours) | 0.01250 |" in harmonic
     assert "down by 20.0 %" in harmonic  # 0.010 against its start's 0.0125
-    paper = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "mask_token"}}, "0" * 64, "c")
+    paper = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "mask_token", "readout": "tokens"}}, "0" * 64, "c")
     assert "learned mask token plus its position, as in the paper" in paper and "where the ET starts" not in paper
     assert "| harmonic fill (each hidden pixel the mean of its neighbours) | 0.01250 |" in paper
     assert "Readout (this project's)" not in harmonic
     read = card.card_text({**info, "eval": ev, "config": {**info["config"], "start": "harmonic", "readout": "change"}}, "0" * 64, "c")
     assert "decoder(x_t) - decoder(x_0)" in read and "step 0 is the harmonic fill itself" in read
-    old = card.card_text({**info, "config": {k: v for k, v in info["config"].items() if k != "start"}}, "0" * 64, "c")
+    old = card.card_text({**info, "config": {k: v for k, v in info["config"].items() if k not in ("start", "readout")}}, "0" * 64, "c")
     assert "as in the paper" in old
 
 
@@ -87,4 +87,23 @@ def test_the_card_names_the_loss_along_the_path():
     on = card.card_text({**info, "training": {**info["training"], "path_weight": 1.0}}, "0" * 64, "c")
     off = card.card_text({**info, "training": {**info["training"], "path_weight": 0.0}}, "0" * 64, "c")
     assert "Plus 1.0 x the hidden patches' error after every step 1 to T" in on
-    assert "after every step 1 to T" not in off
+    assert "the hidden patches' error after every step" not in off  # (the notes may still name the loss)
+
+
+def test_a_change_too_small_for_one_decimal_reads_as_a_bound_not_zero():
+    info = shipped_info()
+    still = card.card_text(with_eval(info, 0.010, 0.0099999, 0.0100004), "0" * 64, "c")
+    assert "changes its error by less than 0.01 %, and 100 steps by less than 0.01 %" in still
+    assert "-0.0 %" not in still and "+0.0 %" not in still
+    small = card.card_text(with_eval(info, 0.010, 0.009997, 0.0100004), "0" * 64, "c")
+    assert "by -0.03 %" in small
+
+
+def test_every_shipped_card_is_what_its_config_says():
+    """A card edited by hand, or a config.json changed without `python -m hopfield_core.et.card
+    <folder>`, would tell readers something the numbers do not."""
+    for folder in checkpoint.MODELS.values():
+        info = json.loads((folder / checkpoint.CONFIG).read_text())
+        assert info["sha256"] == checkpoint.sha256_file(folder / checkpoint.WEIGHTS)
+        written = (folder / checkpoint.CARD).read_text()
+        assert written == card.card_text(info, info["sha256"], info["command"]), folder.name

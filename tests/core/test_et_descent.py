@@ -7,6 +7,8 @@ import pytest
 import torch
 
 from hopfield_core.et import descent, load_pretrained
+from hopfield_core.et.checkpoint import MODELS
+from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.config import ETConfig
 from hopfield_core.et.model import EnergyTransformer
 
@@ -147,8 +149,9 @@ def test_a_negative_gamma_makes_the_metric_negative():
     assert s["smallest"] < -1e-3
 
 
-def test_the_shipped_model_falls_by_the_law_at_every_step():
-    et = load_pretrained("cpu")
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_each_shipped_model_falls_by_the_law_at_every_step(name):
+    et = load_pretrained("cpu", MODELS[name])
     assert float(et.model.ln_gamma) > 0
     rng = np.random.default_rng(0)
     img = rng.random((*et.image_size, 3))
@@ -156,11 +159,15 @@ def test_the_shipped_model_falls_by_the_law_at_every_step():
     mask = rng.random((grid, grid)) < 0.5
     out = et.complete(img, mask, steps=30)
     assert out.rates.shape == (31,) and out.tokens.shape == (31, et.cfg.n_patches, et.cfg.dim)
-    assert np.all(out.rates <= 0)
+    # never positive beyond float32 rounding: once at rest the law's sum of squares is ~1e-7
+    # against 3e5 at the start, and its float32 value can come out +4e-7 (what the page calls
+    # zero, sections.rate_noise); while the state moves the rate is clearly negative
+    noise = ROUNDING * np.abs(out.rates).max()
+    assert np.all(out.rates <= noise) and np.all(out.rates[:4] < -noise)
     # the rates the steps record are the law evaluated afresh on each recorded state
     hidden = torch.from_numpy(mask.reshape(1, -1))  # the settling update moves these only
     again = descent.energy_rate(et.model, torch.from_numpy(out.tokens), hidden).numpy()
-    np.testing.assert_allclose(out.rates, again, rtol=1e-4)
+    np.testing.assert_allclose(out.rates, again, rtol=1e-4, atol=noise)
     s = descent.spectrum(et.model, out.tokens[30])
     assert abs(s["smallest"]) < 1e-9 and s["second"] >= 0
 
@@ -186,7 +193,6 @@ def test_a_rise_within_float32_rounding_is_not_called_a_rise():
     """At a fixed point the float32 energy (about 3e4) wiggles by an ulp or two either way: the
     page's warning uses ROUNDING, so only a real rise is flagged."""
     from hopfield_core.analysis import energy_rises
-    from hopfield_core.et.descent import ROUNDING
 
     E = np.float32(-31234.5)
     ulp = abs(float(np.spacing(E)))  # np.spacing is negative for a negative number

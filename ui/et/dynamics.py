@@ -27,7 +27,7 @@ def where_hidden_start(cfg: ETConfig) -> str:
     """The lede's clause on the hidden patches' starting tokens, true of the model it runs."""
     if cfg.start == "harmonic":
         text = ("a hidden patch starts from a smooth guess, its *harmonic fill* (every hidden "
-                "pixel the mean of its four neighbours, the visible pixels fixed), encoded like "
+                "pixel the mean of its 2 to 4 neighbours, the visible pixels fixed), encoded like "
                 "a visible patch plus a learned *mask token* (this project's start; in the paper "
                 "a hidden patch starts as the mask token alone)")
         if cfg.readout == "change":
@@ -48,7 +48,8 @@ def watch(cfg: ETConfig) -> str:
 def first_try(cfg: ETConfig) -> str:
     """The first 'Try this' item."""
     what = ("step 0 is the smooth harmonic fill: press **Play**, watch the descent change it "
-            "while the energy falls, and compare the error at step 0 with the error at the end"
+            "while the energy falls (the fourth picture magnifies the change), and compare the "
+            "error at step 0 with the error at the end"
             if cfg.readout == "change" else "press **Play** and watch the hole fill in while the "
             "energy falls")
     return ("- Keep *coffee* (a photo the model never saw), choose **rectangle** and hide rows 2 "

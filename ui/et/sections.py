@@ -24,6 +24,16 @@ def small(x: float, signed: bool = False) -> str:
     return f"{x:+.5f}" if signed else f"{x:.4f}"
 
 
+def since_start(mse: np.ndarray, t: int) -> str | None:
+    """The error's change from step 0 to step t, in per cent of step 0's, for the metric's
+    delta (None, no arrow, at step 0, when step 0's error is 0 or when nothing changed)."""
+    if t == 0 or mse[0] <= 0 or mse[t] == mse[0]:
+        return None
+    pct = 100 * (mse[t] / mse[0] - 1)
+    digits = ".1f" if abs(pct) >= 0.1 else ".2f" if abs(pct) >= 0.01 else ".1e"
+    return f"{pct:+{digits}} % since step 0"
+
+
 def rate_noise(rates: np.ndarray) -> float:
     """Below this, dE/dt is zero as far as float32 can tell: a millionth (ROUNDING) of the
     fastest rate of the run. The law's value, -(gamma / sigma) |s|^2 summed, is never positive,
@@ -36,14 +46,36 @@ def error_curve(frames: np.ndarray, image: np.ndarray, mask: np.ndarray, p: int)
     return np.array([masked_patch_mse(f, image, mask, p) for f in frames])
 
 
-def pictures(image, mask, frame, t: int, p: int) -> None:
+GAINS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+
+
+def change_picture(frame: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, int]:
+    """(frame - start) magnified around mid-grey, and the gain: the largest of GAINS that keeps
+    every pixel in [0, 1], so a change of a few hundredths is visible (grey = no change)."""
+    diff = np.asarray(frame, dtype=np.float64) - np.asarray(start, dtype=np.float64)
+    biggest = float(np.abs(diff).max())
+    gain = max([g for g in GAINS if g * biggest <= 0.5] or [1])
+    return np.clip(0.5 + gain * diff, 0, 1), gain
+
+
+def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None) -> None:
+    """Original, masked input, the frame at step t, and either the mean fill or (given the
+    start frame, for a model that refines a starting picture) what the steps changed."""
     c = st.columns(4)
     charts.plot(c[0], figures.image(image, "Original", 260), key="et_original", config=NO_BAR)
     charts.plot(c[1], figures.image(show_masked(image, mask, p), "Masked input", 260),
                 key="et_masked", config=NO_BAR)
     charts.plot(c[2], figures.image(frame, f"After step {t}", 260), key="et_frame", config=NO_BAR)
-    charts.plot(c[3], figures.image(mean_fill(image, mask, p), "Mean fill", 260),
-                key="et_meanfill", config=NO_BAR)
+    if start is None:
+        charts.plot(c[3], figures.image(mean_fill(image, mask, p), "Mean fill", 260),
+                    key="et_meanfill", config=NO_BAR)
+        return
+    change, gain = change_picture(frame, start)
+    charts.plot(c[3], figures.image(change, f"Change x{gain}" if t else "Change", 260),
+                key="et_change", config=NO_BAR)
+    c[3].caption(f"The change since step 0: grey is none; any other colour is what the descent "
+                 f"has added to or taken from each channel, magnified {gain} times." if t else
+                 "Step 0: nothing has changed yet, so all is grey.")
 
 
 def pair():

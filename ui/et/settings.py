@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hopfield_core.et.checkpoint import shipped_config
+from hopfield_core.et.checkpoint import MODELS, shipped_config
 from hopfield_core.et.masks import random_mask
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import photo_names
@@ -13,7 +13,10 @@ from hopfield_core.presets import photo_names
 from .. import uploads
 from ..settings import Choice, Custom, Float, Int, Range, Settings
 
-SHIPPED = shipped_config()  # the shipped model's sizes and dynamics, from assets/et/config.json
+SHIPPED = shipped_config()  # the default model's sizes and dynamics, from assets/et/config.json
+CONFIGS = {name: shipped_config(folder) for name, folder in MODELS.items()}
+STARTS = {"harmonic": "harmonic fill, refined (this project)",
+          "paper": "mask token, drawn by the descent (the paper)"}
 SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
 GRID = SIZE // PATCH  # patches a side
 MAX_STEPS = 100
@@ -66,5 +69,10 @@ SETTINGS = Settings("et", [
     Int("steps", "Steps T", SHIPPED.steps, 1, MAX_STEPS, state="et_steps",
         help=f"The model was trained to be read after {SHIPPED.steps} steps: run it longer (up "
              f"to {MAX_STEPS}) to see whether the picture holds while the energy falls."),
+    Choice("start", "Start", "harmonic", tuple(STARTS), names=STARTS, widget="select",
+           state="et_start",
+           help="Where the hidden patches start: from their smooth harmonic fill, which the "
+                "descent refines (the more accurate model), or from the mask token alone, as in "
+                "the paper, so that the descent draws the whole hole (two trained models)."),
     Custom("device", "Device", "auto", read_device, str, max_len=8, state="et_device"),
 ])

@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import expfamily as ef
+from hopfield_core.analysis import energy_rises
 
 from .. import charts, figures, state, widgets
 from . import autograd
@@ -107,9 +108,14 @@ def descent(seed: int, wseed: int, scale: float, beta: float, layers: int):
             np.array([ef.tied_energy(K, Y, beta).sum() for Y in untied]))
 
 
-def rise_text(changes: np.ndarray) -> str:
-    top = float(np.max(changes))
-    return f"+{top:.3g} at layer {int(np.argmax(changes)) + 1}" if top > 0 else "none: it never rises"
+def rise_text(energies: np.ndarray) -> str:
+    """The largest rise of the energy from one layer to the next, or that there is none; a
+    change within float64 rounding (analysis.energy_rises' tolerance) is not a rise."""
+    rises = energy_rises(energies)
+    if not rises.size:
+        return "none: it never rises"
+    changes = np.diff(energies)[rises - 1]
+    return f"+{float(changes.max()):.3g} at layer {int(rises[np.argmax(changes)])}"
 
 
 def descent_section() -> None:
@@ -118,13 +124,14 @@ def descent_section() -> None:
                                                      "seed"])
     tied, untied = descent(int(seed), int(wseed), float(scale), float(beta), int(layers))
     charts.plot(st, figs.energy_curves(tied, untied), key="ef_energy", config=CHART)
-    rises = np.diff(untied)
+    rises = energy_rises(untied)
     m1, m2 = st.columns(2)
-    m1.metric("Largest rise from one layer to the next, tied", rise_text(np.diff(tied)))
-    m2.metric("Largest rise, independent weights", rise_text(rises))
-    if np.max(rises) > 0:
+    m1.metric("Largest rise from one layer to the next, tied", rise_text(tied))
+    m2.metric("Largest rise, independent weights", rise_text(untied))
+    if rises.size:
+        layer = int(rises[np.argmax(np.diff(untied)[rises - 1])])  # the largest rise
         st.info(f"With independent weights the energy rose at layer "
-                f"{int(np.argmax(rises)) + 1}: that update is no step down this energy.")
+                f"{layer}: that update is no step down this energy.")
     else:
         st.info("With these independent weights the energy happens not to rise: try other "
                 "seeds or a larger distance from I. Tied, it can never rise.")
