@@ -439,3 +439,23 @@ def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows()
     said = [w.value for w in bad.warning if "The link sets start" in w.value]
     assert said and "[click](http://x)" not in said[0].replace("`[click](http://x)`", "")  # inert
     assert bad.selectbox(key="et_start").value == "harmonic" and not bad.exception
+
+
+def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():
+    """'from the harmonic fill the descent refines a smooth guess a little; from the mask token
+    alone it draws the whole hole, its error falling with the energy from far above the mean
+    fill's' (Try this), and the README's 'a few per cent either way' on one image."""
+    from hopfield_core.et.checkpoint import MODELS
+
+    smooth, paper = (load_pretrained("cpu", MODELS[n]) for n in ("harmonic", "paper"))
+    for name in ("coffee", "cat", "rocket"):  # the presets it never trained on
+        img, mask = preset_image("photos", name, SIZE), random_mask(GRID, 0.5, 0)
+        assert held_out(name)
+        yard = masked_patch_mse(mean_fill(img, mask, PATCH), img, mask, PATCH)
+        refined = smooth.complete(img, mask)
+        e = [masked_patch_mse(f, img, mask, PATCH) for f in refined.frames]
+        assert abs(e[-1] / e[0] - 1) < 0.1  # a little, either way
+        drawn = paper.complete(img, mask)
+        e = [masked_patch_mse(f, img, mask, PATCH) for f in drawn.frames]
+        assert e[0] > 2 * yard and e[-1] < e[0] / 3  # from at least twice the yardstick, far down
+        assert drawn.energies[-1] < drawn.energies[0]

@@ -15,8 +15,8 @@ from ..settings import Choice, Custom, Float, Int, Range, Settings
 
 SHIPPED = shipped_config()  # the default model's sizes and dynamics, from assets/et/config.json
 CONFIGS = {name: shipped_config(folder) for name, folder in MODELS.items()}
-STARTS = {"harmonic": "harmonic fill, refined (this project)",
-          "paper": "mask token, drawn by the descent (the paper)"}
+MODEL_NAMES = {"harmonic": "harmonic fill, refined (this project)",
+               "paper": "mask token, drawn by the descent (the paper)"}
 SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
 GRID = SIZE // PATCH  # patches a side
 MAX_STEPS = 100
@@ -69,7 +69,7 @@ SETTINGS = Settings("et", [
     Int("steps", "Steps T", SHIPPED.steps, 1, MAX_STEPS, state="et_steps",
         help=f"The model was trained to be read after {SHIPPED.steps} steps: run it longer (up "
              f"to {MAX_STEPS}) to see whether the picture holds while the energy falls."),
-    Choice("start", "Start", "harmonic", tuple(STARTS), names=STARTS, widget="select",
+    Choice("start", "Start", "harmonic", tuple(MODEL_NAMES), names=MODEL_NAMES, widget="select",
            state="et_start",
            help="Where the hidden patches start: from their smooth harmonic fill, which the "
                 "descent refines (the more accurate model), or from the mask token alone, as in "
