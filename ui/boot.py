@@ -52,6 +52,21 @@ def _first_use() -> None:
     pa.Table.from_pandas(pd.DataFrame({"a": [1.0], "b": ["x"]}))
 
 
+def first_et_use(model) -> None:
+    """One completion and one eigenvalue spectrum of a loaded ET (`ui.et_cache.load_et`), so
+    that no student pays for torch's first use of them (measured after the imports: 0.3 s for
+    the first model, 0.06 s for the second; the spectrum alone then costs about 30 ms)."""
+    import numpy as np
+
+    from hopfield_core.et.descent import spectrum
+    from hopfield_core.et.masks import random_mask
+
+    cfg = model.cfg
+    image = np.full((cfg.image_size, cfg.image_size, 3), 0.5)
+    out = model.complete(image, random_mask(cfg.grid, 0.5, 0), steps=1)
+    spectrum(model.model, out.tokens[-1])
+
+
 def math_threads() -> int:
     """Threads per math call: $HOPFIELD_MATH_THREADS (a positive integer), else 1."""
     value = os.environ.get("HOPFIELD_MATH_THREADS", "1")
@@ -90,7 +105,9 @@ def warm() -> float:
         from hopfield_core.et.checkpoint import MODELS
 
         for name in MODELS:  # each cached for the process (if it loads)
-            et_cache.load_et(et_cache.devices()[0], name)
+            model, _ = et_cache.load_et(et_cache.devices()[0], name)
+            if model is not None:
+                first_et_use(model)
         _seconds = time.perf_counter() - t0
         return _seconds
 

@@ -49,7 +49,7 @@ def complete(device: str, name: str, image_key: str, mask_key: str, steps: int,
 @st.cache_data(max_entries=256, show_spinner=False)
 def spectrum(device: str, name: str, run_key: str, t: int, _tokens: np.ndarray) -> dict:
     """The eigenvalues of M (model `name`) on the tokens of step t of a run
-    (hopfield_core.et.descent), keyed by the run and the step: each frame's costs about 0.1 s once."""
+    (hopfield_core.et.descent), keyed by the run and the step: each frame's costs about 30 ms once."""
     from hopfield_core.et.descent import spectrum as eigenvalues
 
     model, error = load_et(device, name)

@@ -88,10 +88,17 @@ def add_upload(filename: str, data: bytes) -> str | None:
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
+def _stored_pixels(key: str):
+    """The store's (name, uint8 pixels) of an upload, or None: cached in memory as 8-bit
+    pixels (49 KB an upload, 25 MB at most), so that an entry the disk store drops later stays
+    usable by the sessions that hold it."""
+    return uploads.default_store().get_pixels(key)
+
+
 def stored_upload(key: str):
-    """(name, image (KEEP, KEEP, 3)) of an upload this server keeps, or None. Cached in
-    memory (an entry the disk store drops later stays usable by the sessions that hold it)."""
-    return uploads.default_store().get(key)
+    """(name, image (KEEP, KEEP, 3) in [0, 1]) of an upload this server keeps, or None."""
+    found = _stored_pixels(key)
+    return None if found is None else (found[0], found[1] / 255.0)
 
 
 def missing_upload(key: str) -> str:

@@ -71,6 +71,12 @@ class UploadStore:
     def get(self, key: str) -> tuple[str, np.ndarray] | None:
         """(name, image (KEEP, KEEP, 3) in [0, 1]) of a stored upload, or None when this
         server does not have it (never stored here, pruned, or not a valid key)."""
+        found = self.get_pixels(key)
+        return None if found is None else (found[0], found[1] / 255.0)
+
+    def get_pixels(self, key: str) -> tuple[str, np.ndarray] | None:
+        """As get(), with the image as the file's own 8-bit pixels, (KEEP, KEEP, 3) uint8:
+        an eighth of the memory, for the app's in-memory cache."""
         path = self.path(key)
         if path is None:
             return None
@@ -78,7 +84,7 @@ class UploadStore:
             data = path.read_bytes()
             with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
                 name = safe_name(im.text.get("name", "upload") + ".png")
-                rgb = np.asarray(im.convert("RGB"), dtype=np.float64) / 255.0
+                rgb = np.asarray(im.convert("RGB"), dtype=np.uint8)
         except (OSError, ValueError, SyntaxError):
             return None  # gone in between, or damaged: as good as missing
         _touch(path)

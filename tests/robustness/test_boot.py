@@ -76,3 +76,43 @@ def test_the_limit_holds_for_torch_and_numpy_in_a_fresh_process():
                          timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split()[0] == "3" and "[3]" in out.stdout
+
+
+def test_the_warm_up_runs_each_model_once(monkeypatch):
+    """A completion and a spectrum per shipped model, so that no student's first ET page pays
+    for torch's first use of them."""
+    from hopfield_core.et import descent
+    from hopfield_core.et.checkpoint import MODELS
+    from ui import et_cache
+
+    seen = []
+    monkeypatch.setattr(descent, "spectrum", lambda model, x: seen.append((model, x.shape)))
+    monkeypatch.setattr(boot, "_seconds", None)
+    assert boot.warm() > 0
+    models = [et_cache.load_et(et_cache.devices()[0], name)[0] for name in MODELS]
+    assert [m for m, _ in seen] == [m.model for m in models]
+    assert all(shape == (m.cfg.grid ** 2, m.cfg.dim) for (_, shape), m in zip(seen, models))
+
+
+EVERY_PAGE = r"""
+import json, pathlib, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file("app.py", default_timeout=120).run()
+failed = [str(at.exception)] if at.exception else []
+for page in sorted(p.name for p in pathlib.Path("app_pages").glob("*.py")):
+    at.switch_page(f"app_pages/{page}").run()
+    if at.exception:
+        failed.append(f"{page}: {at.exception}")
+print(json.dumps({"failed": failed, "dynamo": "torch._dynamo" in sys.modules}))
+"""
+
+
+def test_no_page_imports_torch_dynamo():
+    """torch.func (vmap, jacrev) imports torch._dynamo on first use: 0.7 s and 70 MB in every
+    server process, and an import the warm-up's lock does not cover. The ET's metric uses plain
+    autograd instead; this opens every page in a fresh process and checks it stayed out."""
+    out = subprocess.run([sys.executable, "-c", EVERY_PAGE], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["failed"] == [] and r["dynamo"] is False

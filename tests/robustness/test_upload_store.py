@@ -28,6 +28,16 @@ def test_the_same_bytes_give_the_same_key_and_another_store_on_the_folder_finds_
     assert store.put("x.png", encode(photo(90, 60, seed=2), "PNG")) != key
 
 
+def test_the_cached_pixels_are_the_files_own_8_bits_and_give_the_image_exactly(store):
+    """The app caches get_pixels (uint8, an eighth of float64's memory); get is the same image
+    in [0, 1], to the last bit."""
+    key = store.put("cat.png", encode(photo(90, 60, seed=3), "PNG"))
+    name, pixels = store.get_pixels(key)
+    assert name == "cat" and pixels.dtype == np.uint8 and pixels.nbytes == uploads.KEEP ** 2 * 3
+    assert np.array_equal(store.get(key)[1], pixels / 255.0)
+    assert store.get_pixels("upload/" + "0" * 24) is None
+
+
 def test_bad_files_are_refused_and_nothing_is_written(store):
     with pytest.raises(ImageError):
         store.put("notes.png", b"%PDF-1.4")
@@ -99,7 +109,7 @@ def test_a_link_carries_uploads_to_a_new_session_and_survives_a_restart():
     # a student opening the link: a new session (and after a restart, a new process: the
     # upload comes back from the disk store, not from this process's memory)
     from ui import state
-    state.stored_upload.clear()
+    state._stored_pixels.clear()
     other = open_app("classical", query=link)
     got = other.session_state["store"][-1]
     assert got.key == stored.key and got.name == "holiday"
