@@ -51,7 +51,7 @@ def rerun_table() -> list[tuple]:
     t_bare = _median_run(bare)
     rows = []
     for page in PAGES:
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+        at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60).run()
         if page != "home":
             at.switch_page(f"app_pages/{page}.py").run()
         at.run()  # warm the caches as a student's first look does

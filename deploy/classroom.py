@@ -177,8 +177,8 @@ def warm(app_url: str, pages: list[str], timeout: float = 180) -> list[str]:
     """Open one real session on one app process and run `pages` in it, one after another.
 
     Speaks Streamlit's own protocol (a websocket of BackMsg / ForwardMsg protobufs, what the
-    browser does), so `app.py` and each page run exactly as for a student: the modules are
-    imported (torch included, on the pages that need it) and st.cache_data /
+    browser does), so `streamlit_app.py` and each page run exactly as for a student: the
+    modules are imported (app.py's start-up has done most) and st.cache_data /
     st.cache_resource, which every session of a process shares, hold the default demos.
     Returns one line per page: its run time, and any exception the page showed.
     Falls back to /_stcore/script-health-check (Home only) without the websockets package.

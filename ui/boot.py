@@ -3,10 +3,12 @@
 Streamlit runs each session's script in its own thread. When 30 students open a freshly
 started server at once, 30 threads import pandas, plotly and torch for the first time
 together, and Python's per-module import locks can hand one thread a half-initialised
-module ("partially initialized module 'pandas' has no attribute 'Series'"). So app.py
-calls `warm()` first: one process-wide lock, one thread does every first import and
-load (the Energy Transformer's weights included), the others wait for it, then pass
-through for free. Importing this module is cheap (the standard library only).
+module ("partially initialized module 'pandas' has no attribute 'Series'"). So `warm()`
+runs when the server starts (app.py's start-up, before the first connection is served),
+and streamlit_app.py calls it first too (a no-op then; the warm-up wherever the script is
+hosted otherwise, e.g. AppTest): one process-wide lock, one thread does every first import
+and load (the Energy Transformer's weights included, each run once), any others wait for
+it, then pass through for free. Importing this module is cheap (the standard library only).
 
 The warm-up also gives torch and NumPy's BLAS one thread each (`limit_math_threads`). The
 server's parallelism is its sessions, one script thread each; a math library that starts a
@@ -17,10 +19,12 @@ server 450 ms of CPU (380 ms to answer) with torch's default two threads, 210 ms
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import pkgutil
 import threading
 import time
+from contextlib import contextmanager
 
 _lock = threading.Lock()
 _seconds: float | None = None  # how long the warm-up took; None until it has run
@@ -29,6 +33,10 @@ _seconds: float | None = None  # how long the warm-up took; None until it has ru
 THIRD_PARTY = ("numpy", "pandas", "pyarrow", "PIL.Image", "plotly.graph_objects", "plotly.io",
                "plotly.subplots", "torch", "safetensors.torch", "streamlit_image_coordinates")
 SKIP = ("hopfield_core.et.train",)  # the training CLI (needs the dev-only tqdm)
+COMPONENTS = ("streamlit_image_coordinates",)  # packages that declare a custom component
+# Streamlit's warning for a cache used outside a script run ("can be ignored"): the start-up
+# warm-up fills the shared caches outside any session, on purpose
+_NO_RUN_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
 
 
 def _import_package(name: str) -> None:
@@ -67,6 +75,41 @@ def first_et_use(model) -> None:
     spectrum(model.model, out.tokens[-1])
 
 
+def register_components() -> int:
+    """Register the custom components the warm-up declared with the running server.
+
+    Streamlit registers a component (the address its iframe loads) only when the component
+    is declared inside a script run. At the server's start-up the warm-up imports
+    streamlit_image_coordinates outside any run, so without this its iframe is a 404 and
+    the ET page's click mask and the pattern editor show nothing. Returns how many were
+    registered (0 where there is no running server, e.g. in AppTest, which declares them
+    inside its run)."""
+    import sys
+
+    from streamlit.components.v1.custom_component import CustomComponent
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return 0
+    registry = Runtime.instance().component_registry
+    found = [value for name in COMPONENTS if name in sys.modules
+             for value in vars(sys.modules[name]).values() if isinstance(value, CustomComponent)]
+    for component in found:
+        registry.register_component(component)
+    return len(found)
+
+
+@contextmanager
+def _quiet_outside_a_run():
+    logger = logging.getLogger(_NO_RUN_LOGGER)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def math_threads() -> int:
     """Threads per math call: $HOPFIELD_MATH_THREADS (a positive integer), else 1."""
     value = os.environ.get("HOPFIELD_MATH_THREADS", "1")
@@ -94,20 +137,24 @@ def warm() -> float:
         if _seconds is not None:
             return 0.0
         t0 = time.perf_counter()
-        for name in THIRD_PARTY:
-            importlib.import_module(name)
-        _first_use()
-        limit_math_threads(math_threads())
-        _import_package("hopfield_core")
-        _import_package("ui")
-        from ui import et_cache
+        try:
+            with _quiet_outside_a_run():
+                for name in THIRD_PARTY:
+                    importlib.import_module(name)
+                _first_use()
+                limit_math_threads(math_threads())
+                _import_package("hopfield_core")
+                _import_package("ui")
+                from ui import et_cache
 
-        from hopfield_core.et.checkpoint import MODELS
+                from hopfield_core.et.checkpoint import MODELS
 
-        for name in MODELS:  # each cached for the process (if it loads)
-            model, _ = et_cache.load_et(et_cache.devices()[0], name)
-            if model is not None:
-                first_et_use(model)
+                for name in MODELS:  # each cached for the process (if it loads)
+                    model, _ = et_cache.load_et(et_cache.devices()[0], name)
+                    if model is not None:
+                        first_et_use(model)
+        finally:  # also after a failure: what was imported outside a run stays unregistered
+            register_components()
         _seconds = time.perf_counter() - t0
         return _seconds
 

@@ -13,7 +13,7 @@ then does the rest:
   from the value in use. A link can hide a control with `<key>_hide=1`: the value still
   applies, the widget is not drawn.
 - `value(key)` / `assign(key, value)`: the value in use, and a change from a callback.
-- `link()`: the values in use as the link writes them. After the page ran, app.py rewrites the
+- `link()`: the values in use as the link writes them. After the page ran, streamlit_app.py rewrites the
   address bar to them (with the sidebar's shared settings and the store: ui.state.publish_url),
   so a bad value is not shared again.
 

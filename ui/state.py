@@ -284,7 +284,7 @@ MAX_LINK_NOTES = 4  # messages about one link's store: beyond these, a count
 def init_from_url() -> None:
     """Once per session, before the widgets exist: the shared settings (ui.shared_settings),
     the store (`presets`), the uploaded query image and presenter mode from the link. Every
-    value that cannot be used is named in `link_messages` (shown by app.py)."""
+    value that cannot be used is named in `link_messages` (shown by streamlit_app.py)."""
     SIDEBAR.bind()
     if st.session_state.get("_url_loaded"):
         return

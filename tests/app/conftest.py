@@ -5,7 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
+APP = str(ROOT / "streamlit_app.py")  # the script that app.py serves
 TIMEOUT = 60  # importing torch alone can take longer than AppTest's 3 s default
 
 

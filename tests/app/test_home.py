@@ -15,5 +15,5 @@ def test_home_links_every_page_of_the_navigation():
     at = open_app()
     linked = sorted(p.proto.page for p in at.get("page_link"))
     pages = sorted(line.split('"app_pages/')[1].split(".py")[0]
-                   for line in (ROOT / "app.py").read_text().splitlines() if '"app_pages/' in line)
+                   for line in (ROOT / "streamlit_app.py").read_text().splitlines() if '"app_pages/' in line)
     assert linked == sorted(p for p in pages if p != "home")

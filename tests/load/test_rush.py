@@ -2,8 +2,8 @@
 
 Regression test for "partially initialized module 'pandas' has no attribute ...": when 30
 sessions' script threads made the process's first imports of pandas / plotly / torch
-together, one of them could get a half-initialised module (app.py now calls
-ui.boot.warm() first, under one process-wide lock). Here `streamlit run app.py` starts from
+together, one of them could get a half-initialised module (ui.boot.warm() now runs under
+one process-wide lock, at the server's start-up). Here `streamlit run app.py` starts from
 the repository (its .streamlit/config.toml applies); as soon as /_stcore/health answers,
 30 protocol clients (tests/load/st_client.py) connect, wait at a barrier, and all send
 their first rerun together, each opening one of the pages that import the heavy modules;
@@ -13,6 +13,7 @@ no closed socket, no time-out: every run must finish.
 from __future__ import annotations
 
 import threading
+import urllib.request
 
 import pytest
 
@@ -75,3 +76,19 @@ def test_thirty_sessions_at_once_on_a_cold_server(cold_server):
     assert not stuck, f"{len(stuck)} sessions still running after 120 s"
     assert not failures, f"{len(failures)} of {SESSIONS} sessions failed: {failures}"
     assert not tracebacks(cold_server.log()), tracebacks(cold_server.log())[0]
+
+
+def test_a_started_server_serves_the_click_components(cold_server):
+    """The ET page's click mask and the pattern editor are a custom component
+    (streamlit_image_coordinates). The start-up warm-up imports it outside any script run,
+    where Streamlit does not register a component, so ui.boot registers it with the server:
+    its iframe's page must answer, not 404 (the e2e click tests saw an empty frame). The
+    warm-up's harmless "missing ScriptRunContext" warnings stay out of the teacher's
+    terminal."""
+    import streamlit_image_coordinates as sic
+
+    name = sic._component_func.name
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(f"{cold_server.url}/component/{name}/index.html", timeout=10) as r:
+        assert r.status == 200 and b"<html" in r.read().lower()
+    assert "missing ScriptRunContext" not in cold_server.log()

@@ -97,7 +97,7 @@ def test_the_warm_up_runs_each_model_once(monkeypatch):
 EVERY_PAGE = r"""
 import json, pathlib, sys
 from streamlit.testing.v1 import AppTest
-at = AppTest.from_file("app.py", default_timeout=120).run()
+at = AppTest.from_file("streamlit_app.py", default_timeout=120).run()
 failed = [str(at.exception)] if at.exception else []
 for page in sorted(p.name for p in pathlib.Path("app_pages").glob("*.py")):
     at.switch_page(f"app_pages/{page}").run()
@@ -116,3 +116,52 @@ def test_no_page_imports_torch_dynamo():
     assert out.returncode == 0, out.stderr[-3000:]
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["failed"] == [] and r["dynamo"] is False
+
+
+ENTRY = r"""
+import asyncio, importlib.util, json
+import streamlit as st
+import ui.boot as boot
+calls = []
+boot.warm = lambda: calls.append("warm") or 1.0
+spec = importlib.util.spec_from_file_location("entry", "app.py")
+entry = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(entry)
+seen = {"app": isinstance(entry.app, st.App), "script": entry.SCRIPT, "before": list(calls)}
+
+async def start():
+    async with entry.warm_first(entry.app):
+        seen["while_serving"] = list(calls)
+
+asyncio.run(start())
+
+def broken():
+    raise RuntimeError("the warm-up failed")
+
+boot.warm = broken
+async def start_anyway():
+    async with entry.warm_first(entry.app):
+        seen["served_after_a_failed_warm_up"] = True
+
+asyncio.run(start_anyway())
+print(json.dumps(seen))
+"""
+
+
+def test_streamlit_run_app_py_warms_the_process_before_it_serves():
+    """app.py is an st.App (so `streamlit run app.py` serves it through uvicorn) whose start-up
+    runs the warm-up once, before the first connection is served, and serves the script the
+    tests open (streamlit_app.py). A warm-up that fails does not stop the server: it is
+    logged, and the first session retries it (streamlit_app.py calls warm() too)."""
+    from streamlit.web.server.app_discovery import discover_asgi_app
+
+    assert discover_asgi_app(ROOT / "app.py").is_asgi_app  # what `streamlit run` checks
+    out = subprocess.run([sys.executable, "-c", ENTRY], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r == {"app": True, "script": "streamlit_app.py", "before": [], "while_serving": ["warm"],
+                 "served_after_a_failed_warm_up": True}
+    assert "the start-up warm-up failed" in out.stderr  # said on the teacher's terminal
+    from tests.app.conftest import APP
+    assert Path(APP) == ROOT / r["script"]
