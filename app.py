@@ -4,7 +4,7 @@ Streamlit serves streamlit_app.py (the pages). Before the server takes its first
 connection it warms the process (ui/boot.py: the heavy imports, both Energy Transformers
 loaded and run once): a browser that connects meanwhile waits for it rather than failing,
 and no student's first page pays for it. Measured on a fresh server with 30 students
-arriving in 5 s: page open p95 1.76 s when the first session did the warm-up, 0.42 s with
+arriving in 5 s: page open p95 1.76 s when the first session did the warm-up, 0.29 s with
 it here (README, "A classroom on one server").
 """
 import logging
