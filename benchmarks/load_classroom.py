@@ -359,6 +359,14 @@ def pct(xs, q):
     return float(np.percentile(xs, q)) * 1000 if xs else float("nan")
 
 
+def after_rows(ramps: list[dict]) -> list[tuple[str, str]]:
+    """(key in rss_after_s_mb, row name) for the RSS readings after everyone left: the timed
+    ones in order, then the one after the kept sessions were reaped."""
+    kinds = {t for r in ramps for t in r.get("rss_after_s_mb", {})}
+    timed = [(t, f"RSS {t} s after all left (MB)") for t in sorted(kinds - {"reaped"}, key=float)]
+    return timed + [("reaped", "RSS after the kept sessions were reaped (MB)")] * ("reaped" in kinds)
+
+
 def table(ramps: list[dict], label: str) -> str:
     def row(name, f):
         return f"| {name} | " + " | ".join(f(r) for r in ramps) + " |"
@@ -380,10 +388,7 @@ def table(ramps: list[dict], label: str) -> str:
         row("load generator / other CPU %", lambda r: f"{r['loadgen_cpu_pct']:.0f} / {r['other_cpu_pct']:.0f}"),
         row("RSS idle before / peak (MB)", lambda r: f"{r['rss_before_mb']:.0f} / {r['rss_peak_mb']:.0f}"),
     ]
-    kinds = {t for r in ramps for t in r.get("rss_after_s_mb", {})}
-    for t in sorted(kinds - {"reaped"}, key=float) + sorted(kinds & {"reaped"}):
-        name = ("RSS after the kept sessions were reaped (MB)" if t == "reaped"
-                else f"RSS {t} s after all left (MB)")
+    for t, name in after_rows(ramps):
         lines.append(row(name, lambda r, t=t: (
             f"{r['rss_after_s_mb'][t]:.0f} ({r['rss_after_s_mb'][t] - r['rss_before_mb']:+.0f})"
             if t in r.get("rss_after_s_mb", {}) else "-")))

@@ -96,3 +96,20 @@ def test_classroom_ramp(request, tmp_path):
     code = main(["--sessions", "30", "--chromium", "0", "--timeout", "900", "--json", str(out)])
     assert out.exists()
     assert code == 0, out.read_text()[-3000:]
+
+
+def test_the_ramp_report_reads_memory_after_the_kept_sessions_are_reaped(server):
+    """benchmarks/load_classroom.py: past Streamlit's 120 s session TTL one visitor comes and
+    goes (its disconnect makes Streamlit drop the expired sessions), and the report prints
+    that reading after the timed ones."""
+    from benchmarks.load_classroom import SESSION_TTL_S, after_rows, reap
+
+    from streamlit import config
+
+    assert SESSION_TTL_S == config.get_option("server.disconnectedSessionTTL")
+    reap(server)  # opens the home page and leaves, without an error
+    ramps = [{"rss_after_s_mb": {"150": 440.0, "30": 450.0, "reaped": 420.0}}, {"rss_after_s_mb": {}}]
+    assert after_rows(ramps) == [("30", "RSS 30 s after all left (MB)"),
+                                 ("150", "RSS 150 s after all left (MB)"),
+                                 ("reaped", "RSS after the kept sessions were reaped (MB)")]
+    assert after_rows([{"rss_after_s_mb": {"30": 1.0}}]) == [("30", "RSS 30 s after all left (MB)")]
