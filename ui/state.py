@@ -97,8 +97,7 @@ def _stored_pixels(key: str):
 
 def stored_upload(key: str):
     """(name, image (KEEP, KEEP, 3) in [0, 1]) of an upload this server keeps, or None."""
-    found = _stored_pixels(key)
-    return None if found is None else (found[0], found[1] / 255.0)
+    return uploads.to_unit(_stored_pixels(key))
 
 
 def missing_upload(key: str) -> str:

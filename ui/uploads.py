@@ -36,6 +36,11 @@ ROOT_ENV = "HOPFIELD_UPLOAD_DIR"
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent / ".uploads"
 
 
+def to_unit(found: tuple[str, np.ndarray] | None) -> tuple[str, np.ndarray] | None:
+    """get_pixels' (name, uint8 pixels) as get() gives it: the image in [0, 1]; None stays None."""
+    return None if found is None else (found[0], found[1] / 255.0)
+
+
 class UploadStore:
     def __init__(self, root: str | os.PathLike, max_bytes: int = MAX_BYTES, max_age_s: float = MAX_AGE_S):
         self.root = Path(root)
@@ -71,8 +76,7 @@ class UploadStore:
     def get(self, key: str) -> tuple[str, np.ndarray] | None:
         """(name, image (KEEP, KEEP, 3) in [0, 1]) of a stored upload, or None when this
         server does not have it (never stored here, pruned, or not a valid key)."""
-        found = self.get_pixels(key)
-        return None if found is None else (found[0], found[1] / 255.0)
+        return to_unit(self.get_pixels(key))
 
     def get_pixels(self, key: str) -> tuple[str, np.ndarray] | None:
         """As get(), with the image as the file's own 8-bit pixels, (KEEP, KEEP, 3) uint8:
