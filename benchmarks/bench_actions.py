@@ -137,7 +137,7 @@ def main(argv=None) -> int:
         ours = statistics.mean(xs)
         print(f"| {name} | {ours * 1000:.0f} | {len(xs)} | {kind} {peer[kind] * 1000:.1f} | "
               f"{ours / max(peer[kind], 1e-4):.1f} |")
-    print(f"\nThe first student (the warm-up, then every cache's first fill): "
+    print(f"\nThe first student (every cache's first fill; the process warmed up at start-up): "
           f"{sum(sum(v) for v in warm.spent.values()):.1f} s of server CPU in all.")
     return 0
 
