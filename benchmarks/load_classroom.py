@@ -14,9 +14,11 @@ failure texts; p50 / p95 / p99 of Step, page open, ET completion and page switch
 probe's longest stall; the server's CPU (% of one core, children included) and peak RSS;
 its RSS 30 s (--after) after everyone left beside its idle RSS before the ramp; the CPU the load
 generator and everything else on the machine used (a disturbed run shows there). Streamlit keeps
-a closed tab's session for 120 s (server.disconnectedSessionTTL) and drops the expired ones
-only when its session store is next written, so with an --after past 120 s one visitor then
-opens the home page and leaves, and the RSS is read once more ("reaped").
+a closed tab's session for 120 s (server.disconnectedSessionTTL); the app's tidy-up
+(ui/housekeeping.py) shuts the expired ones down within 30 s more, so read the RSS past 150 s
+(--after 30,160). Streamlit alone drops expired sessions only when its session store is next
+written, so with an --after past 120 s one visitor then opens the home page and leaves, and
+the RSS is read once more ("reaped"): for an app without the tidy-up, e.g. an older commit.
 
 --warm (the default): one server; one student opens it before the first ramp.
 --fresh: every ramp starts on a newly started server that no session has opened yet: a cold
@@ -344,7 +346,8 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
 def reap(url: str) -> None:
     """One visitor opens the home page and leaves. Its disconnect writes to Streamlit's
     session store, which then drops the sessions kept past server.disconnectedSessionTTL
-    (they are dropped lazily, on a write, not on a timer)."""
+    (Streamlit drops them lazily, on a write, not on a timer; this app's own tidy-up does it
+    on a timer, and shuts them down)."""
     c = StClient(url, timeout=30)
     try:
         c.connect()

@@ -110,10 +110,15 @@ def _quiet_outside_a_run():
         logger.setLevel(level)
 
 
+def positive_int_env(name: str, default: int) -> int:
+    """The environment variable `name` when it is a positive integer, else `default`."""
+    value = os.environ.get(name, "")
+    return int(value) if value.isdigit() and int(value) > 0 else default
+
+
 def math_threads() -> int:
     """Threads per math call: $HOPFIELD_MATH_THREADS (a positive integer), else 1."""
-    value = os.environ.get("HOPFIELD_MATH_THREADS", "1")
-    return int(value) if value.isdigit() and int(value) > 0 else 1
+    return positive_int_env("HOPFIELD_MATH_THREADS", 1)
 
 
 def limit_math_threads(n: int) -> None:

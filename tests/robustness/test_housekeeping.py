@@ -1,0 +1,235 @@
+"""ui/housekeeping.py: a class's memory given back (README, "A classroom on one server").
+
+The bad inputs and states tried: a closed tab whose reconnection window has passed (shut
+down: its media files are gone), a tab still within the window (kept), a non-glibc C library
+(every malloc step a no-op), a tidy-up that raises (logged, the loop goes on).
+"""
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.load.server import Server
+from tests.load.st_client import StClient
+from ui import housekeeping
+
+ROOT = Path(__file__).resolve().parents[2]
+GLIBC = housekeeping._glibc() is not None
+
+
+@pytest.mark.skipif(not GLIBC, reason="glibc's malloc only")
+@pytest.mark.parametrize("tuned, mapped", [(False, 0), (True, 1)])
+def test_tuned_malloc_maps_a_large_block_even_after_a_larger_one_was_freed(tuned, mapped):
+    # glibc raises its mmap threshold to the size of a mapped block that is freed: after an
+    # 8 MB array, a 1 MB one lands in the heap and its pages stay with the process when it
+    # is freed. Tuned, the threshold stays at 256 KiB.
+    code = textwrap.dedent(f"""
+        import ctypes
+        from ui import housekeeping
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc.restype = ctypes.c_void_p
+        libc.free.argtypes = [ctypes.c_void_p]
+        class Info(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks",
+                        "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+        libc.mallinfo2.restype = Info
+        if {tuned}:
+            assert housekeeping.tune_malloc() == {{"M_ARENA_MAX": 2, "M_MMAP_THRESHOLD": 262144}}
+        libc.free(libc.malloc(8 << 20))
+        before = libc.mallinfo2().hblks
+        block = libc.malloc(1 << 20)
+        print(libc.mallinfo2().hblks - before)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.split()[-1]) == mapped
+
+
+def test_every_malloc_step_is_a_no_op_off_glibc(monkeypatch):
+    monkeypatch.setattr(housekeeping.platform, "libc_ver", lambda: ("musl", "1.2"))
+    assert housekeeping._glibc() is None
+    assert housekeeping.tune_malloc() == {}
+    assert housekeeping.trim_malloc() is False
+
+
+def test_the_start_up_is_frozen_out_of_collections_and_later_garbage_still_goes():
+    class Node:
+        pass
+
+    try:
+        early = [Node()]
+        frozen = housekeeping.freeze_start_up()
+        assert frozen > 0 and gc.get_freeze_count() == frozen
+        assert not any(o is early for o in gc.get_objects())  # no pass looks at it any more
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle made after the freeze
+        del a, b
+        assert gc.collect() >= 2
+    finally:
+        gc.unfreeze()
+
+
+def test_outside_a_server_the_tidy_up_reaps_nothing_and_still_collects():
+    class Node:
+        pass
+
+    a = Node()
+    a.me = a
+    del a
+    done = housekeeping.tidy()
+    assert done.sessions == 0 and done.collected >= 1
+    assert done.trimmed in (True, False) and done.seconds >= 0
+
+
+@pytest.mark.parametrize("value, seconds", [(None, 30), ("1", 1), ("45", 45), ("0", 30),
+                                            ("-5", 30), ("2.5", 30), ("soon", 30), ("", 30)])
+def test_the_tidy_up_period_reads_a_positive_integer_or_falls_back_to_30_s(monkeypatch, value,
+                                                                            seconds):
+    if value is None:
+        monkeypatch.delenv("HOPFIELD_TIDY_EVERY_S", raising=False)
+    else:
+        monkeypatch.setenv("HOPFIELD_TIDY_EVERY_S", value)
+    assert housekeeping.tidy_every_s() == seconds
+
+
+def _run(coroutine) -> BaseException | None:
+    """asyncio.run in a thread of its own (an earlier test may leave this thread's loop
+    running); returns what it raised."""
+    raised = []
+
+    def target():
+        try:
+            asyncio.run(coroutine)
+        except BaseException as e:  # noqa: BLE001 - handed to the test
+            raised.append(e)
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(30)
+    return raised[0] if raised else None
+
+
+def test_the_tidy_loop_logs_a_failure_and_goes_on(monkeypatch):
+    calls, logged = [], []
+    monkeypatch.setattr(housekeeping._log, "exception", logged.append)
+
+    def failing():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        raise asyncio.CancelledError  # ends the loop on the second round
+
+    monkeypatch.setattr(housekeeping, "tidy", failing)
+    assert isinstance(_run(housekeeping.tidy_every(0.01)), asyncio.CancelledError)
+    assert len(calls) == 2 and logged == ["the memory tidy-up failed"]
+
+
+def test_app_py_tunes_warms_freezes_then_tidies_until_the_server_stops(monkeypatch):
+    import app
+
+    order = []
+    monkeypatch.setattr(app.housekeeping, "tune_malloc", lambda: order.append("tune"))
+    monkeypatch.setattr(app.boot, "warm", lambda: order.append("warm"))
+    monkeypatch.setattr(app.housekeeping, "freeze_start_up", lambda: order.append("freeze"))
+
+    async def tidy_every():
+        order.append("tidying")
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            order.append("stopped")
+
+    monkeypatch.setattr(app.housekeeping, "tidy_every", tidy_every)
+
+    async def serve():
+        async with app.warm_first(None):
+            await asyncio.sleep(0.05)
+            order.append("served")
+
+    assert _run(serve()) is None
+    assert order == ["tune", "warm", "freeze", "tidying", "served", "stopped"]
+
+
+# ---------------------------------------------------------------- against a real server
+
+def _media_urls(c: StClient) -> list[str]:
+    return [img.url for el in c.elements.values() if el.kind == "imgs" for img in el.proto.imgs]
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(url, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+@pytest.fixture(scope="module")
+def short_window_server():
+    """Closed tabs kept 3 s instead of 120, a tidy-up every second."""
+    srv = Server(env={**os.environ, "HOPFIELD_TIDY_EVERY_S": "1"},
+                 extra=["--server.disconnectedSessionTTL", "3"])
+    srv.skip_unless_healthy(timeout=90)
+    yield srv
+    srv.stop()
+
+
+def test_a_closed_tab_is_shut_down_once_its_reconnection_window_has_passed(short_window_server):
+    srv = short_window_server
+    c = StClient(srv.url, timeout=45)
+    c.connect()
+    run = c.open("classical")
+    assert run.status == "FINISHED_SUCCESSFULLY" and not run.errors, run
+    urls = _media_urls(c)
+    assert urls, "the classical page shows its patterns as images (media files)"
+    media = srv.url + urls[0]
+    assert _status(media) == 200
+    c.close()
+    time.sleep(1.5)  # the tab is closed, its reconnection window (3 s) is still open
+    assert _status(media) == 200, "a session that can still come back keeps its files"
+    deadline = time.monotonic() + 20
+    while _status(media) == 200 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    # Streamlit alone keeps them until a later visitor writes its session store
+    assert _status(media) == 404, "the expired session was not shut down"
+    assert "Shut down 1 closed session(s) whose 3 s reconnection window had passed (the " \
+        "tidy-up took" in srv.log()
+    assert "Traceback" not in srv.log()
+
+
+def test_without_the_tidy_up_an_expired_session_stays_until_a_visitor_comes():
+    """What the tidy-up is for: Streamlit alone drops an expired session only when a later
+    session writes its store."""
+    srv = Server(env={**os.environ, "HOPFIELD_TIDY_EVERY_S": "100000"},
+                 extra=["--server.disconnectedSessionTTL", "1"])
+    srv.skip_unless_healthy(timeout=90)
+    try:
+        c = StClient(srv.url, timeout=45)
+        c.connect()
+        c.open("classical")
+        media = srv.url + _media_urls(c)[0]
+        c.close()
+        time.sleep(4)
+        assert _status(media) == 200, "expired a while ago, still served: nobody came"
+        visitor = StClient(srv.url, timeout=45)
+        visitor.connect()
+        visitor.open("")
+        visitor.close()
+        deadline = time.monotonic() + 10
+        while _status(media) == 200 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert _status(media) == 404
+    finally:
+        srv.stop()
