@@ -35,7 +35,6 @@ import asyncio
 import ctypes
 import gc
 import platform
-import threading
 import time
 from dataclasses import dataclass
 
@@ -50,7 +49,6 @@ TIDY_EVERY_S = 30  # seconds between tidy-ups; $HOPFIELD_TIDY_EVERY_S changes it
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
 MMAP_THRESHOLD = 256 * 1024  # bytes: blocks this large are mapped, and unmapped when freed
 ARENA_MAX = 2                # malloc arenas shared by the script threads (one per core here)
-_tidy_lock = threading.Lock()
 
 
 def _glibc() -> ctypes.CDLL | None:
@@ -87,9 +85,10 @@ def freeze_start_up() -> int:
 
 
 def _session_store():
-    """Streamlit's session manager, its store of closed sessions kept for reconnection and the
-    lock it writes that store under; None outside a running server or where this Streamlit
-    keeps them otherwise (the tests pin down that the installed Streamlit does)."""
+    """(cache, lock): the cache in which Streamlit keeps closed sessions for reconnection and
+    the lock its session manager writes it under; None outside a running server or where
+    this Streamlit keeps them otherwise (tests/robustness/test_housekeeping.py checks against
+    a real server that the installed Streamlit does)."""
     from streamlit.runtime import Runtime
 
     if not Runtime.exists():
@@ -135,10 +134,9 @@ class Tidied:
 def tidy() -> Tidied:
     """Shut down expired closed sessions, collect garbage, return free pages to the system."""
     t0 = time.perf_counter()
-    with _tidy_lock:
-        sessions = reap_closed_sessions()
-        collected = gc.collect()
-        trimmed = trim_malloc()
+    sessions = reap_closed_sessions()
+    collected = gc.collect()
+    trimmed = trim_malloc()
     done = Tidied(sessions, collected, trimmed, time.perf_counter() - t0)
     if sessions:
         _log.info("Shut down %d closed session(s) whose %d s reconnection window had passed "
