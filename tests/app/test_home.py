@@ -1,5 +1,6 @@
 """The app starts and the home page says what it is."""
 from tests.app.conftest import ROOT, open_app
+from ui import page_registry
 
 
 def test_home_page_renders_without_exceptions():
@@ -14,6 +15,10 @@ def test_home_page_renders_without_exceptions():
 def test_home_links_every_page_of_the_navigation():
     at = open_app()
     linked = sorted(p.proto.page for p in at.get("page_link"))
-    pages = sorted(line.split('"app_pages/')[1].split(".py")[0]
-                   for line in (ROOT / "streamlit_app.py").read_text().splitlines() if '"app_pages/' in line)
-    assert linked == sorted(p for p in pages if p != "home")
+    assert linked == sorted(p.file for p in page_registry.PAGES if not p.default)
+
+
+def test_the_registry_lists_every_page_script_once():
+    scripts = sorted(p.name for p in (ROOT / "app_pages").glob("*.py"))
+    assert sorted(f"{p.file}.py" for p in page_registry.PAGES) == scripts
+    assert [p.default for p in page_registry.PAGES].count(True) == 1
