@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+RUN_BYTES = 150 * 2 ** 20  # peak memory one run may allocate: with at most one heavy run per
+                           # core at a time, a class stays within a few hundred MB of idle
 RUN_SECONDS = 0.6  # CPU one run may take: with the figures (~0.2 s at d = 3072) and the
                    # measured spread of +-30 % on a busy machine, a rerun stays near a second
 
