@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PAGES = ["home", "classical", "dense", "modern", "landscape", "side_by_side", "attention",
-         "energy_transformer"]
+from ui.page_registry import PAGES  # noqa: E402 - after the path insert
+
 BARE_APP = "import streamlit as st\nst.title('bare')\nst.write('hello')\n"
 REPEAT = 9
 PLAYER = {"energy_transformer": "et"}  # the player key prefix where it differs from the page
@@ -50,10 +50,11 @@ def rerun_table() -> list[tuple]:
     bare = AppTest.from_string(BARE_APP, default_timeout=60).run()
     t_bare = _median_run(bare)
     rows = []
-    for page in PAGES:
+    for info in PAGES:
+        page = info.file
         at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60).run()
-        if page != "home":
-            at.switch_page(f"app_pages/{page}.py").run()
+        if not info.default:
+            at.switch_page(info.script).run()
         at.run()  # warm the caches as a student's first look does
         t_rerun = _median_run(at)
         rows.append((f"{page}: rerun", t_rerun, t_bare))

@@ -4,14 +4,17 @@
     python deploy/classroom.py --processes 2 --port 8501 --address 127.0.0.1
     python deploy/classroom.py --processes 2 --upstream 10.0.0.12:8601 --upstream 10.0.0.12:8602
     python deploy/classroom.py --backend-only --processes 2 --app-address 0.0.0.0 --app-port 8601
+    python deploy/classroom.py --frame-ancestors https://lms.school.org   # may be embedded there
 
 Starts K `streamlit run app.py` processes on free loopback ports (cwd = the repository, so
 its .streamlit/config.toml applies), waits until each answers /_stcore/health, warms each
-one with a real session (a websocket that runs the pages, so imports and the shared caches
+one with a real session (deploy/warmup.py: every page, so imports and the shared caches
 are hot before the first student arrives), renders deploy/nginx.conf.template into a
-private directory and runs nginx from there in the foreground (no root, nothing under
-/etc/nginx). Ctrl-C or SIGTERM stops nginx and every app process; if any of them dies the
-launcher stops the rest and exits non-zero. See deploy/README.md.
+private directory (deploy/nginx_conf.py) and runs nginx from there in the foreground (no
+root, nothing under /etc/nginx). Then it supervises (deploy/supervisor.py): a process that
+dies, an app process or nginx, is started again with the same command, on the same port,
+with a back-off if it keeps dying; meanwhile nginx sends that process's students to the
+others. Only Ctrl-C or SIGTERM stops everything. See deploy/README.md.
 """
 from __future__ import annotations
 
@@ -26,17 +29,19 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TEMPLATE = Path(__file__).resolve().with_name("nginx.conf.template")
-DEFAULT_UPLOAD_MB = 20  # the app's upload cap; raised to server.maxUploadSize when that is larger
-# url names of the pages (st.Page takes them from the file names in app_pages/); "" is Home
-ALL_PAGES = ["", "classical", "dense", "modern", "landscape", "side_by_side", "attention",
-             "energy_transformer"]
+if str(ROOT) not in sys.path:  # run as a script: deploy.* and ui.page_registry from the repo
+    sys.path.insert(0, str(ROOT))
+
+from deploy.app_settings import (ANY_ADDRESS, allowed_hosts, app_command,  # noqa: E402
+                                  streamlit_args, upload_cap_mb)
+from deploy.frame_policy import parse_origins  # noqa: E402
+from deploy.nginx_conf import render_nginx_conf  # noqa: E402
+from deploy.supervisor import Child  # noqa: E402
+from deploy.warmup import pages_to_warm, poll_health, warm  # noqa: E402
 
 
 def log(msg: str) -> None:
@@ -49,192 +54,43 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-def upload_cap_mb(root: Path = ROOT) -> int:
-    """server.maxUploadSize from the repository's .streamlit/config.toml (MB), at least 20."""
-    cfg = root / ".streamlit" / "config.toml"
-    mb = DEFAULT_UPLOAD_MB
-    if cfg.exists():
-        import tomllib
-        try:
-            mb = max(mb, int(tomllib.loads(cfg.read_text()).get("server", {})
-                             .get("maxUploadSize", mb)))
-        except (ValueError, TypeError, tomllib.TOMLDecodeError):
-            pass
-    return mb
-
-
-def resolve(upstream: str) -> str:
-    """host:port -> ip:port (the form nginx reports in $upstream_addr, so the cookie)."""
-    host, _, port = upstream.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"not host:port: {upstream!r}")
-    ip = socket.getaddrinfo(host.strip("[]"), int(port), socket.AF_INET,
-                            socket.SOCK_STREAM)[0][4][0]
-    return f"{ip}:{port}"
-
-
-def render_nginx_conf(prefix: Path, listen: str, upstreams: list[str], max_body_mb: int,
-                      workers: int = 1, template: Path = TEMPLATE) -> str:
-    """The nginx config for one run: everything nginx writes lives under `prefix`."""
-    if not upstreams:
-        raise ValueError("no upstreams")
-    addrs = list(dict.fromkeys(resolve(u) for u in upstreams))
-    server = "server {} max_fails=1 fail_timeout=5s"
-    route_map = "\n".join(f'        "{a}" app_{i};' for i, a in enumerate(addrs))
-    pool = "\n".join(f"        {server.format(a)};" for a in addrs)
-    blocks = []
-    for i, a in enumerate(addrs):
-        backups = "".join(f"\n        server {b} backup;" for b in addrs if b != a)
-        blocks.append(f"    upstream app_{i} {{\n        {server.format(a)};{backups}\n"
-                      f"        keepalive 8;\n    }}")
-    text = template.read_text()
-    for key, value in {"PREFIX": str(prefix), "LISTEN": listen, "ROUTE_MAP": route_map,
-                       "POOL_SERVERS": pool, "APP_UPSTREAMS": "\n".join(blocks),
-                       "MAX_BODY": f"{max_body_mb + 1}m", "WORKERS": str(workers)}.items():
-        text = text.replace("{{" + key + "}}", value)
-    assert "{{" not in text, "unrendered placeholder in the nginx template"
-    return text
-
-
-def http_get(url: str, timeout: float = 5) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
 @dataclass
 class App:
     index: int
     address: str
     port: int
     log_path: Path
-    proc: subprocess.Popen | None = None
+    child: Child | None = None
     warm_report: list[str] = field(default_factory=list)
 
     @property
+    def proc(self) -> subprocess.Popen | None:
+        return self.child.proc if self.child else None
+
+    @property
     def url(self) -> str:
-        host = "127.0.0.1" if self.address in ("0.0.0.0", "") else self.address
+        host = "127.0.0.1" if self.address in ANY_ADDRESS else self.address
         return f"http://{host}:{self.port}"
 
     @property
     def upstream(self) -> str:
-        return f"127.0.0.1:{self.port}" if self.address in ("0.0.0.0", "") \
+        return f"127.0.0.1:{self.port}" if self.address in ANY_ADDRESS \
             else f"{self.address}:{self.port}"
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM if the launcher itself is killed (Linux)."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
-
-
-def start_app(app: App, env: dict[str, str], extra: list[str]) -> None:
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
-           "--server.headless", "true",
-           "--server.address", app.address, "--server.port", str(app.port),
-           "--server.fileWatcherType", "none", "--server.runOnSave", "false",
-           "--browser.gatherUsageStats", "false", *extra]
-    app.log_path.parent.mkdir(parents=True, exist_ok=True)
-    out = open(app.log_path, "ab")
-    # its own process group: Ctrl-C reaches only the launcher, which stops children in order
-    app.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, process_group=0,
-                                preexec_fn=_die_with_parent)
-    out.close()
-
-
-def poll_health(url: str, proc, exited: str, slow: str, timeout: float) -> None:
-    """Poll url/_stcore/health until it answers 200; RuntimeError(exited + code) if `proc`
-    ends first, TimeoutError(slow) after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(exited.format(code=proc.returncode))
-        try:
-            if http_get(f"{url}/_stcore/health", timeout=2)[0] == 200:
-                return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise TimeoutError(slow)
-        time.sleep(0.2)
-
-
-def wait_healthy(app: App, timeout: float) -> None:
-    poll_health(app.url, app.proc,
-                f"app process {app.index} (port {app.port}) exited with code {{code}}; "
-                f"see {app.log_path}",
-                f"app process {app.index} (port {app.port}) not healthy after {timeout:.0f} s; "
-                f"see {app.log_path}", timeout)
-
-
-def warm(app_url: str, pages: list[str], timeout: float = 180) -> list[str]:
-    """Open one real session on one app process and run `pages` in it, one after another.
-
-    Speaks Streamlit's own protocol (a websocket of BackMsg / ForwardMsg protobufs, what the
-    browser does), so `streamlit_app.py` and each page run exactly as for a student: the
-    modules are imported (app.py's start-up has done most) and st.cache_data /
-    st.cache_resource, which every session of a process shares, hold the default demos.
-    Returns one line per page: its run time, and any exception the page showed.
-    Falls back to /_stcore/script-health-check (Home only) without the websockets package.
-    """
-    http_get(f"{app_url}/", timeout=30)  # the index page, as a browser would
-    try:
-        from websockets.sync.client import connect
-    except ImportError:  # older Streamlit (tornado) does not bring websockets
-        status, body = http_get(f"{app_url}/_stcore/script-health-check", timeout=timeout)
-        return [f"script-health-check: {status} {body.decode(errors='replace')}"]
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    report = []
-    ws_url = app_url.replace("http://", "ws://", 1) + "/_stcore/stream"
-    with connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=30,
-                 close_timeout=5) as ws:
-        for page in pages:
-            msg = BackMsg()
-            msg.rerun_script.query_string = ""
-            msg.rerun_script.page_name = page
-            t0 = time.monotonic()
-            ws.send(msg.SerializeToString())
-            errors = []
-            while True:
-                left = timeout - (time.monotonic() - t0)
-                if left <= 0:
-                    raise TimeoutError(f"warming page {page or 'home'!r} took over {timeout} s")
-                fwd = ForwardMsg()
-                fwd.ParseFromString(ws.recv(timeout=left))
-                kind = fwd.WhichOneof("type")
-                if kind == "delta" and fwd.delta.WhichOneof("type") == "new_element" \
-                        and fwd.delta.new_element.WhichOneof("type") == "exception":
-                    exc = fwd.delta.new_element.exception
-                    errors.append(f"{exc.type}: {exc.message}"[:200])
-                elif kind == "page_not_found":
-                    errors.append("page not found")
-                elif kind == "script_finished":
-                    break
-            line = f"{page or 'home'} {time.monotonic() - t0:.1f} s"
-            report.append(line + (f" EXCEPTION {errors}" if errors else ""))
-    return report
 
 
 class Classroom:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.apps: list[App] = []
-        self.nginx: subprocess.Popen | None = None
+        self.nginx: Child | None = None
         self.own_workdir = args.workdir is None
         self.workdir = Path(args.workdir or tempfile.mkdtemp(prefix="classroom-")).resolve()
         self.stopping = False
+        self.pages = pages_to_warm(args.warm)
+        self.url = ""
 
     # ----------------------------------------------------------------- start
-    def start_apps(self) -> None:
-        a = self.args
+    def app_env(self) -> dict[str, str]:
         env = dict(os.environ)
         # one cookie secret for every process (on every machine: set it in the environment
         # there too), so anything Streamlit signs verifies in whichever process gets it
@@ -243,26 +99,44 @@ class Classroom:
         # each spawning a thread per core fight over the cores
         for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                     "HOPFIELD_MATH_THREADS"):  # the last one: what ui/boot.py sets at warm-up
-            env.setdefault(var, str(a.threads))
+            env.setdefault(var, str(self.args.threads))
+        return env
+
+    def ready(self, app: App, timeout: float) -> float:
+        """Wait until `app` answers its health check, then warm it; returns the seconds."""
+        t0 = time.monotonic()
+        poll_health(app.url, app.proc,
+                    f"app process {app.index} (port {app.port}) exited with code {{code}}; "
+                    f"see {app.log_path}",
+                    f"app process {app.index} (port {app.port}) not healthy after "
+                    f"{timeout:.0f} s; see {app.log_path}", timeout)
+        if self.pages:
+            app.warm_report = warm(app.url, self.pages)
+        return time.monotonic() - t0
+
+    def start_apps(self) -> None:
+        a = self.args
+        hosts = allowed_hosts(a.allowed_host or [], None if a.backend_only else a.address)
+        env, extra = self.app_env(), streamlit_args(a, hosts)
+        if hosts:
+            log(f"allowed hosts: {' '.join(hosts)} (a student who types another name gets "
+                "no session: add it with --allowed-host NAME)")
         for i in range(a.processes):
             port = a.app_port + i if a.app_port else free_port()
             app = App(i, a.app_address, port, self.workdir / "logs" / f"app-{i}-{port}.log")
-            start_app(app, env, a.streamlit_arg or [])
+            app.child = Child(f"app {i} (port {port})", app_command(app.address, port, extra),
+                              app.log_path, log, cwd=ROOT, env=env,
+                              on_restart=lambda _c, app=app: self.back_in_background(app))
+            app.child.start()
             self.apps.append(app)
             log(f"app {i}: pid {app.proc.pid}, {app.url}, log {app.log_path}")
         errors: list[BaseException] = []
 
         def ready(app: App) -> None:
             try:
-                wait_healthy(app, a.start_timeout)
-                t0 = time.monotonic()
-                pages = [p for p in a.warm.split(",")] if a.warm != "none" else []
-                if pages == ["all"]:
-                    pages = ALL_PAGES
-                if pages:
-                    app.warm_report = warm(app.url, [p.strip() for p in pages])
-                    log(f"app {app.index} warm in {time.monotonic() - t0:.1f} s: "
-                        + "; ".join(app.warm_report))
+                seconds = self.ready(app, a.start_timeout)
+                if app.warm_report:
+                    log(f"app {app.index} warm in {seconds:.1f} s: " + "; ".join(app.warm_report))
             except BaseException as e:  # noqa: BLE001 - reported below
                 errors.append(e)
 
@@ -276,6 +150,19 @@ class Classroom:
                     return
         if errors:
             raise RuntimeError(f"an app process did not start: {errors[0]}")
+
+    def back_in_background(self, app: App) -> None:
+        """After a restart: log when the process answers again, and warm it."""
+        def back() -> None:
+            try:
+                seconds = self.ready(app, self.args.start_timeout)
+                log(f"app {app.index} (port {app.port}) is back: healthy and warm in "
+                    f"{seconds:.1f} s" + (f": {'; '.join(app.warm_report)}"
+                                          if app.warm_report else ""))
+            except Exception as e:  # noqa: BLE001 - it died again: the supervisor sees it
+                if not self.stopping:
+                    log(f"app {app.index} (port {app.port}) did not come back: {e}")
+        threading.Thread(target=back, daemon=True).start()
 
     def start_nginx(self) -> str:
         a = self.args
@@ -293,56 +180,63 @@ class Classroom:
         listen = f"{a.address}:{a.port}" if a.address not in ("", "*") else str(a.port)
         conf = prefix / "nginx.conf"
         conf.write_text(render_nginx_conf(prefix, listen, upstreams, upload_cap_mb(),
-                                          workers=a.nginx_workers))
-        test = subprocess.run([nginx, "-t", "-q", "-p", str(prefix), "-c", str(conf),
-                               "-e", str(prefix / "logs" / "error.log")],
-                              capture_output=True, text=True)
+                                          workers=a.nginx_workers,
+                                          frame_ancestors=a.frame_ancestors,
+                                          cross_site=a.cross_site_cookies))
+        base = [nginx, "-p", str(prefix), "-c", str(conf),
+                "-e", str(prefix / "logs" / "error.log")]
+        test = subprocess.run([*base, "-t", "-q"], capture_output=True, text=True)
         if test.returncode != 0:
             raise RuntimeError(f"nginx rejected {conf}:\n{test.stderr}")
-        err = open(prefix / "logs" / "nginx.stderr", "ab")
-        self.nginx = subprocess.Popen(
-            [nginx, "-p", str(prefix), "-c", str(conf), "-e", str(prefix / "logs" / "error.log"),
-             "-g", "daemon off;"], stdout=err, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, process_group=0, preexec_fn=_die_with_parent)
-        err.close()
-        host = "127.0.0.1" if a.address in ("0.0.0.0", "", "*") else a.address
-        url = f"http://{host}:{a.port}"
-        poll_health(url, self.nginx, f"nginx exited with code {{code}}; see {prefix / 'logs'}",
+        host = "127.0.0.1" if a.address in ANY_ADDRESS else a.address
+        self.url = f"http://{host}:{a.port}"
+        # nginx that dies is started again too: its config was checked above and its state
+        # is in the work dir, so what kills it (a stray kill, the OOM killer) passes, and
+        # the students' tabs reconnect by themselves; a teacher may not watch this terminal
+        self.nginx = Child("nginx", [*base, "-g", "daemon off;"],
+                           prefix / "logs" / "nginx.stderr", log, on_restart=self.nginx_back)
+        self.nginx.start()
+        poll_health(self.url, self.nginx.proc,
+                    f"nginx exited with code {{code}}; see {prefix / 'logs'}",
                     "nginx did not answer in 15 s", 15)
-        log(f"nginx: pid {self.nginx.pid}, config {conf}, access log "
+        log(f"nginx: pid {self.nginx.proc.pid}, config {conf}, access log "
             f"{prefix / 'logs' / 'access.log'}")
         log(f"upstreams: {' '.join(upstreams)}")
-        return url
+        return self.url
+
+    def nginx_back(self, child: Child) -> None:
+        def back() -> None:
+            try:
+                poll_health(self.url, child.proc, "nginx exited again with code {code}",
+                            "nginx did not answer in 15 s", 15)
+                log(f"nginx is back: {self.url}")
+            except (RuntimeError, TimeoutError) as e:
+                if not self.stopping:
+                    log(f"nginx did not come back: {e}; see {child.log_path}")
+        threading.Thread(target=back, daemon=True).start()
 
     # ------------------------------------------------------------------ stop
+    def children(self) -> list[Child]:
+        return ([self.nginx] if self.nginx else []) + [a.child for a in self.apps if a.child]
+
     def stop(self) -> None:
         self.stopping = True
-        procs = ([self.nginx] if self.nginx else []) + [a.proc for a in self.apps if a.proc]
-        for p in procs:
-            if p.poll() is None:
-                try:
-                    p.send_signal(signal.SIGQUIT if p is self.nginx else signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
+        children = self.children()
+        for c in children:  # nginx: fast shutdown, its websockets would hold a graceful one
+            c.signal(signal.SIGTERM)
         deadline = time.monotonic() + 10
-        for p in procs:
-            try:
-                p.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        for c in children:
+            c.wait(deadline)
         if self.own_workdir and not self.args.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
     def watch(self) -> int:
-        """Block until a signal (exit 0) or until a child dies (exit 1)."""
+        """Keep every process running until a signal (exit 0)."""
         while not self.stopping:
-            for name, p in [("nginx", self.nginx)] + [(f"app {a.index} (port {a.port})", a.proc)
-                                                      for a in self.apps]:
-                if p is not None and p.poll() is not None and not self.stopping:
-                    log(f"{name} exited with code {p.returncode}: stopping everything")
-                    return 1
-            time.sleep(0.5)
+            for child in self.children():
+                if not self.stopping:
+                    child.check()
+            time.sleep(0.2)
         return 0
 
 
@@ -363,8 +257,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--app-port", type=int, default=0,
                     help="first app port (then +1, +2...); default: free ports")
     ap.add_argument("--warm", default="all",
-                    help="pages to run once per process before opening: 'all', 'none' or a "
-                         "comma list of url names ('' is Home), e.g. ',classical'")
+                    help="pages to run once per process before opening: 'all' (every page of "
+                         "ui/page_registry.py), 'none' or a comma list of url names ('' is "
+                         "Home), e.g. ',classical'")
+    ap.add_argument("--allowed-host", action="append", metavar="NAME",
+                    help="a name students type for this server (or, on a worker, for the "
+                         "front machine), added to server.allowedHosts (repeatable)")
+    ap.add_argument("--frame-ancestors", action="append", default=[], metavar="ORIGIN",
+                    help="a site that may show the pages in a frame, e.g. "
+                         "https://lms.school.org (repeatable; the app's own pages always may)")
+    ap.add_argument("--cross-site-cookies", action="store_true",
+                    help="cookies a cross-site frame sends back (SameSite=None; Secure): "
+                         "for a frame on another site, served over HTTPS only")
     ap.add_argument("--threads", type=int, default=1,
                     help="OMP/MKL threads per app process (default 1)")
     ap.add_argument("--nginx", default=os.environ.get("NGINX", "nginx"),
@@ -382,6 +286,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--processes must be >= 1, or 0 with --upstream")
     if a.backend_only and a.processes < 1:
         ap.error("--backend-only needs --processes >= 1")
+    try:
+        a.frame_ancestors = parse_origins(a.frame_ancestors)
+    except ValueError as e:
+        ap.error(f"--frame-ancestors: {e}")
     return a
 
 

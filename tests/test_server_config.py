@@ -1,8 +1,14 @@
-"""The classroom settings in .streamlit/config.toml, as Streamlit itself reads them."""
+"""The classroom settings in .streamlit/config.toml, as Streamlit itself reads them, and
+what a real `streamlit run app.py` does with the Host names and the frame policy."""
+import os
 import tomllib
+import urllib.request
 from pathlib import Path
 
+from deploy.frame_policy import ENV as FRAME_ANCESTORS_ENV
 from hopfield_core import images
+from tests.deploy.launcher import websocket_status
+from tests.load.server import Server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,5 +48,38 @@ def test_streamlit_reads_these_values(monkeypatch):
         assert st_config.get_option("server.maxUploadSize") == config()["server"]["maxUploadSize"]
         assert st_config.get_option("runner.postScriptGC") is False
         assert st_config.get_option("server.fileWatcherType") == "none"
+        assert st_config.get_option("server.allowedHosts") == config()["server"]["allowedHosts"]
     finally:
         st_config.get_config_options(force_reparse=True)
+
+
+def test_only_this_machines_names_are_allowed_hosts():
+    hosts = config()["server"]["allowedHosts"]
+    assert {"localhost", "127.0.0.1"} <= set(hosts)
+    assert "*" not in hosts and "" not in hosts  # "*" (or an empty list) accepts any Host
+
+
+def test_a_real_server_refuses_a_foreign_host_and_sends_the_frame_policy():
+    """Streamlit 1.67 checks server.allowedHosts when a websocket (a session) opens: a page
+    whose own name was pointed at this machine (DNS rebinding) gets no session. The page's
+    HTML and static files are served whatever the Host (README says so)."""
+    env = dict(os.environ, **{FRAME_ANCESTORS_ENV: "https://lms.example.org"})
+    server = Server(env=env)
+    server.skip_unless_healthy(90)
+    try:
+        assert websocket_status(server.port, f"evil.example:{server.port}") == 403
+        assert websocket_status(server.port, "evil.example") == 403
+        assert websocket_status(server.port, f"127.0.0.1:{server.port}") == 101
+        assert websocket_status(server.port, f"localhost:{server.port}") == 101
+        assert websocket_status(server.port, f"teacher-laptop.local:{server.port}") == 101
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        for path in ("/", "/classical", "/_stcore/health"):
+            with opener.open(server.url + path, timeout=30) as r:
+                assert r.headers.get_all("Content-Security-Policy") == \
+                    ["frame-ancestors 'self' https://lms.example.org"], (path, dict(r.headers))
+                assert r.headers.get("X-Frame-Options") is None
+        foreign = urllib.request.Request(server.url + "/", headers={"Host": "evil.example"})
+        with opener.open(foreign, timeout=30) as r:
+            assert r.status == 200
+    finally:
+        server.stop()

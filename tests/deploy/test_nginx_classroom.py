@@ -3,160 +3,31 @@
 Each student (a browser context of its own) opens the classical page, uploads a PNG and
 steps the dynamics. nginx's access log then shows that every request of one student (page,
 static files, the websocket, the upload PUT) went to one app process, and that the two
-students were served by different processes. Then one app process is killed: the launcher
-must stop nginx and the other process and exit non-zero. A second launcher is stopped with
-SIGTERM: exit 0, nothing left running. Logs are copied to artifacts/deploy/.
+students were served by different processes. A second launcher is stopped with SIGTERM:
+exit 0, nothing left running. (A process that dies: tests/deploy/test_supervision.py.)
+Logs are copied to artifacts/deploy/.
 """
 from __future__ import annotations
 
 import os
-import queue
 import re
-import shutil
 import signal
-import socket
 import subprocess
-import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
-import importlib.util
-
 import pytest
 
+from deploy.nginx_conf import render_nginx_conf
 from tests.badfiles import encode, photo
+from tests.deploy.launcher import (ARTIFACTS, NGINX, Launcher, needs_nginx, pid_alive,
+                                   port_open)
 
-ROOT = Path(__file__).resolve().parents[2]
-# by path: a module named `deploy` may mean this folder or the repo's deploy/ to pytest
-_spec = importlib.util.spec_from_file_location("classroom_launcher",
-                                               ROOT / "deploy" / "classroom.py")
-classroom_launcher = sys.modules.setdefault("classroom_launcher",
-                                           importlib.util.module_from_spec(_spec))
-_spec.loader.exec_module(classroom_launcher)
-render_nginx_conf = classroom_launcher.render_nginx_conf
-ARTIFACTS = ROOT / "artifacts" / "deploy"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx")
-                                       if Path(p).exists()), None)
-TIME_LIMIT_S = 120  # the whole launcher is killed after this, whatever the test is doing
 LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ '
                       r'route=(?P<route>\S+) upstream=(?P<upstream>\S*)')
-
-needs_nginx = pytest.mark.skipif(
-    NGINX is None, reason="nginx is not installed: apt-get install -y nginx-light (or nginx)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is dead for our purpose
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
-
-
-class Launcher:
-    """deploy/classroom.py as a subprocess, its stdout read line by line."""
-
-    def __init__(self, *args: str):
-        self.workdir = Path(tempfile.mkdtemp(prefix="classroom-test-"))
-        self.port = _free_port()
-        cmd = [sys.executable, str(ROOT / "deploy" / "classroom.py"), "--port", str(self.port),
-               "--address", "127.0.0.1", "--workdir", str(self.workdir), "--nginx", NGINX, *args]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, bufsize=1)
-        self.lines: list[str] = []
-        self._q: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self._watchdog = threading.Timer(TIME_LIMIT_S, self.kill_all)
-        self._watchdog.daemon = True
-        self._watchdog.start()
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip())
-            self._q.put(line.rstrip())
-        self._q.put(None)
-
-    def output(self) -> str:
-        return "\n".join(self.lines)
-
-    def wait_for(self, pattern: str, timeout: float) -> re.Match:
-        for line in self.lines:
-            if m := re.search(pattern, line):
-                return m
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = self._q.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                pytest.fail(f"launcher exited ({self.proc.wait()}) before {pattern!r}:\n"
-                            + self.output())
-            if m := re.search(pattern, line):
-                return m
-        pytest.fail(f"no {pattern!r} from the launcher in {timeout} s:\n" + self.output())
-
-    def app_pids_and_ports(self) -> list[tuple[int, int]]:
-        return [(int(m.group(1)), int(m.group(2))) for line in self.lines
-                if (m := re.search(r"app \d+: pid (\d+), http://127\.0\.0\.1:(\d+)", line))]
-
-    def nginx_pid(self) -> int:
-        return int(self.wait_for(r"nginx: pid (\d+)", 1).group(1))
-
-    def access_log(self) -> Path:
-        return self.workdir / "nginx" / "logs" / "access.log"
-
-    def kill_all(self) -> None:
-        """The global time-out: the launcher and every child, at once."""
-        pids = [p for p, _ in self.app_pids_and_ports()]
-        if m := next((re.search(r"nginx: pid (\d+)", ln) for ln in self.lines
-                      if "nginx: pid" in ln), None):
-            pids.append(int(m.group(1)))
-        for pid in [self.proc.pid, *pids]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-    def close(self) -> None:
-        self._watchdog.cancel()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill_all()
-                self.proc.wait()
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        name = f"run-{self.port}"
-        (ARTIFACTS / f"{name}-launcher.log").write_text(self.output() + "\n")
-        if (self.workdir / "logs").exists():
-            shutil.copytree(self.workdir / "logs", ARTIFACTS / f"{name}-apps", dirs_exist_ok=True)
-        if (self.workdir / "nginx" / "logs").exists():
-            shutil.copytree(self.workdir / "nginx" / "logs", ARTIFACTS / f"{name}-nginx",
-                            dirs_exist_ok=True)
-        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def test_nginx_config_renders():
@@ -169,6 +40,43 @@ def test_nginx_config_renders():
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
     assert "proxy_set_header Host $http_host;" in conf
     assert "ip_hash" not in conf.split("#")[0] and "{{" not in conf
+    # a refused connection (a dead process) marks the server down and passes the request on
+    assert "server 127.0.0.1:1 max_fails=1 fail_timeout=5s;" in conf
+    assert "proxy_next_upstream error timeout;" in conf
+    # the route cookie is set again whenever another process than the one it names answered
+    assert 'map "$cookie_hopfield_route|$upstream_last" $route_set_cookie' in conf
+    assert "HttpOnly; SameSite=Lax" in conf and "Secure" not in conf
+    # the frame policy: nginx's own header, the app's hidden; 'self' only by default
+    assert "proxy_hide_header Content-Security-Policy;" in conf
+    assert 'add_header Content-Security-Policy "frame-ancestors \'self\'" always;' in conf
+    assert "X-Frame-Options" not in conf
+
+
+def test_nginx_config_frame_policy_and_cross_site_cookie():
+    conf = render_nginx_conf(Path("/tmp/x"), "8501", ["127.0.0.1:1"], 20,
+                             frame_ancestors=["https://lms.school.org", "https://*.school.org"],
+                             cross_site=True)
+    assert ('add_header Content-Security-Policy "frame-ancestors \'self\' https://lms.school.org '
+            'https://*.school.org" always;') in conf
+    assert "HttpOnly; SameSite=None; Secure" in conf and "SameSite=Lax" not in conf
+    with pytest.raises(ValueError, match="not an origin"):  # nothing else reaches the config
+        render_nginx_conf(Path("/tmp/x"), "8501", ["127.0.0.1:1"], 20,
+                          frame_ancestors=['https://a.org" always; include /etc/passwd; #'])
+
+
+@needs_nginx
+def test_nginx_accepts_the_rendered_config(tmp_path):
+    """nginx -t on a config with every option, the cookie map's back-reference included."""
+    for sub in ("logs", "tmp"):
+        (tmp_path / sub).mkdir()
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(render_nginx_conf(tmp_path, "127.0.0.1:1", ["127.0.0.1:2", "127.0.0.1:3"],
+                                      20, frame_ancestors=["https://lms.school.org"],
+                                      cross_site=True))
+    test = subprocess.run([NGINX, "-t", "-q", "-p", str(tmp_path), "-c", str(conf),
+                           "-e", str(tmp_path / "logs" / "error.log")],
+                          capture_output=True, text=True)
+    assert test.returncode == 0, test.stderr
 
 
 @pytest.fixture
@@ -280,14 +188,6 @@ def test_two_students_sticky_and_spread(classroom, browser, tmp_path):
     # spread: the two students were served by the two different processes
     assert len(set(routes.values())) == 2
 
-    # one app process dies: the launcher stops everything else and exits non-zero
-    pids_ports = classroom.app_pids_and_ports()
-    nginx_pid = classroom.nginx_pid()
-    os.kill(pids_ports[0][0], signal.SIGKILL)
-    assert classroom.proc.wait(timeout=30) == 1, classroom.output()
-    assert not _pid_alive(nginx_pid) and not _port_open(classroom.port)
-    for pid, port in pids_ports[1:]:
-        assert not _pid_alive(pid) and not _port_open(port)
 
 
 @needs_nginx
@@ -297,11 +197,11 @@ def test_sigterm_stops_nginx_and_every_app_process():
         room.wait_for(r"ready: http://", timeout=60)
         pids_ports = room.app_pids_and_ports()
         nginx_pid = room.nginx_pid()
-        assert _port_open(room.port)
+        assert port_open(room.port)
         room.proc.send_signal(signal.SIGTERM)
         assert room.proc.wait(timeout=30) == 0, room.output()
-        assert not _pid_alive(nginx_pid) and not _port_open(room.port)
+        assert not pid_alive(nginx_pid) and not port_open(room.port)
         for pid, port in pids_ports:
-            assert not _pid_alive(pid) and not _port_open(port)
+            assert not pid_alive(pid) and not port_open(port)
     finally:
         room.close()

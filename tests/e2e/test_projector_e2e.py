@@ -24,10 +24,9 @@ import time
 
 import pytest
 from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, shot, wait_idle
+from ui.page_registry import url_paths
 
-PAGES = ["", "classical", "dense", "modern", "landscape", "side_by_side", "attention",
-         "energy_transformer", "capacity_lab", "learning",
-         "attention_family"]
+PAGES = url_paths()  # every page of the navigation ("" is Home): ui/page_registry.py
 VIEWPORTS = [(1024, 768), (1920, 1080)]
 MODES = ["plain", "presenter"]
 PROJECTOR = (1024, 768)
