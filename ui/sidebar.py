@@ -9,9 +9,13 @@ from hopfield_core.images import ImageError
 from hopfield_core.presets import preset_groups
 
 from . import state
-from .shared_settings import SIDEBAR
+from .shared_settings import CORRUPTION_LABELS, SIDEBAR
 from .text import quoted
+from .upload_quota import QuotaExceeded
 from .widgets import UPLOAD_TYPES
+
+USES_AMOUNT = {"flip", "noise", "mask"}  # the corruptions that read q_amount (images.corrupt)
+USES_SEED = {"flip", "noise"}            # ... and those that draw random numbers from q_seed
 
 
 def presenter_toggle() -> None:
@@ -65,18 +69,23 @@ def _add_presets(group: str, names: list[str]) -> None:
 def _ingest_uploads() -> None:
     """on_change of the uploader (runs before the page): store each new file once."""
     seen = st.session_state.setdefault("_seen_uploads", set())
-    errors, msgs = [], []
+    errors, msgs, over = [], [], []
     for f in st.session_state.get("uploader") or []:
         if f.file_id in seen:
             continue
         seen.add(f.file_id)
         try:
             msg = state.add_upload(f.name, f.getvalue())
+        except QuotaExceeded as e:
+            over.append((f.name, e))
         except ImageError as e:
             errors.append(f"{quoted(f.name)}: {e}")
         else:
             if msg:
                 msgs.append(msg)
+    if over:  # one sentence for the files over this tab's quota, however many
+        others = f" and {len(over) - 1} more" if len(over) > 1 else ""
+        errors.append(f"{quoted(over[0][0])}{others} not stored: {over[-1][1]}")
     st.session_state.upload_errors = errors
     st.session_state.store_messages = msgs
 
@@ -116,22 +125,44 @@ def _representation_panel(binary: bool) -> None:
 
 
 def _query_panel() -> None:
+    """Only the controls that shape the query (ui.state.query): with an uploaded query image,
+    the pattern to start from does not apply (the corruption does); the amount and the seed
+    are greyed out for a corruption that does not read them."""
     st.subheader("The query")
     items = state.store()
-    if items:
+    image = state.query_image()
+    if image is not None:
+        name, _ = state.stored_upload(image[0]) or ("upload", None)
+        st.caption(f"The query is the uploaded image {quoted(name)}, not a stored pattern; the "
+                   "corruption below is applied to it.")
+        st.button("Start from a stored pattern instead", key="q_image_clear", on_click=_clear_query_image)
+    elif items:
         SIDEBAR.show("q_index", options=range(len(items)),
                      format_func=lambda i: f"{i + 1}. {items[i].name}")
     SIDEBAR.show("q_corruption")
-    SIDEBAR.show("q_amount")
-    SIDEBAR.show("q_seed")
+    kind = state.setting("q_corruption")
+    SIDEBAR.show("q_amount", disabled=kind not in USES_AMOUNT)
+    SIDEBAR.show("q_seed", disabled=kind not in USES_SEED)
+    unused = unused_note(kind)
+    if unused:
+        st.caption(unused)
     st.file_uploader("Or upload a query image", type=UPLOAD_TYPES, key="q_uploader",
                      on_change=_ingest_query_upload)
     if st.session_state.get("q_upload_error"):
         st.error(st.session_state.q_upload_error)
-    image = state.query_image()
-    if image is not None:
-        st.caption("The query is the uploaded image, not a stored pattern.")
-        st.button("Start from a stored pattern instead", key="q_image_clear", on_click=_clear_query_image)
+
+
+def unused_note(kind: str) -> str:
+    """The sentence under the greyed-out controls of a corruption ("" when both apply)."""
+    unused = [what for what, kinds in (("amount", USES_AMOUNT), ("seed", USES_SEED))
+              if kind not in kinds]
+    if not unused:
+        return ""
+    which = " and the ".join(unused)
+    verb = "does" if len(unused) == 1 else "do"
+    if kind == "none":
+        return f"No corruption: the {which} {verb} not apply."
+    return f"The {which} {verb} not apply to “{CORRUPTION_LABELS[kind]}”."
 
 
 def _ingest_query_upload() -> None:

@@ -15,7 +15,7 @@ import streamlit as st
 from hopfield_core import drawing, images
 from hopfield_core.presets import preset_groups, preset_image
 
-from . import budget, exports, uploads
+from . import budget, exports, upload_quota, uploads
 from .shared_settings import MAX_PATTERNS, SIDEBAR
 from .text import quoted, safe_name
 
@@ -68,8 +68,12 @@ def add_preset(key: str) -> str | None:
 
 def keep_upload(filename: str, data: bytes) -> str:
     """Decode an uploaded file once (the on-disk store is keyed by its bytes) and keep it;
-    returns its key. Raises images.ImageError on bad files."""
-    return uploads.default_store().put(filename, data)
+    returns its key. Raises images.ImageError on bad files, and its QuotaExceeded when the
+    file is new to the store and this session has added its quota of new images lately."""
+    store = uploads.default_store()
+    if not store.has(uploads.key_of(data)):
+        st.session_state.setdefault("_upload_quota", upload_quota.Quota()).take()
+    return store.put(filename, data)
 
 
 def upload_key(uploaded_file) -> str:
@@ -87,24 +91,38 @@ def add_upload(filename: str, data: bytes) -> str | None:
     return add_stored_upload(keep_upload(filename, data), safe_name(filename))
 
 
+class _Missing(LookupError):
+    """An upload the disk store lacks: raised, so that st.cache_data keeps no result."""
+
+
 @st.cache_data(max_entries=512, show_spinner=False)
 def _stored_pixels(key: str):
-    """The store's (name, uint8 pixels) of an upload, or None: cached in memory as 8-bit
-    pixels (49 KB an upload, 25 MB at most), so that an entry the disk store drops later stays
-    usable by the sessions that hold it."""
-    return uploads.default_store().get_pixels(key)
+    """The store's (name, uint8 pixels) of an upload: cached in memory as 8-bit pixels (49 KB
+    an upload, 25 MB at most), so that an entry the disk store drops later stays usable by the
+    sessions that hold it. A miss raises _Missing and is never cached: the same bytes uploaded
+    later, by this process or another sharing the folder, are found at once."""
+    found = uploads.default_store().get_pixels(key)
+    if found is None:
+        raise _Missing(key)
+    return found
 
 
 def stored_upload(key: str):
     """(name, image (KEEP, KEEP, 3) in [0, 1]) of an upload this server keeps, or None."""
-    return uploads.to_unit(_stored_pixels(key))
+    try:
+        return uploads.to_unit(_stored_pixels(key))
+    except _Missing:
+        return None
 
 
 def missing_upload(key: str) -> str:
-    if uploads.KEY_PATTERN.match(key):
+    if uploads.is_key(key):
         return (f"The link names an uploaded image, {quoted(key)}, that this server does not "
                 f"have (uploads are kept for {uploads.MAX_AGE_S // 86400} days, on the server "
                 "they were uploaded to). Ask for the image and upload it again.")
+    if uploads.is_key(str(key).strip()):  # quoted() does not show the line break itself
+        return (f"The link names an upload, {quoted(key)}, with a line break or a space around "
+                "it, so it is not a valid upload name: skipped.")
     return f"The link names an upload, {quoted(key)}, that is not a valid upload name: skipped."
 
 
@@ -297,13 +315,13 @@ def init_from_url() -> None:
             notes.append(f"The link lists {len(keys)} patterns; the store holds at most "
                          f"{MAX_PATTERNS}: using the first {MAX_PATTERNS}.")
             keys = keys[:MAX_PATTERNS]
-        notes += [m for m in (add(k) for k in keys) if m]
-        if not st.session_state.store:
+        notes += [m for m in (add(_opened(k)) for k in keys) if m]
+        if keys and not st.session_state.store:  # an empty value is an empty store (Clear all)
             notes.append("None of the link's patterns could be stored: the store is empty. "
                          "Add presets or upload images in the sidebar.")
     if "q_image" in params:
-        key = params["q_image"]
-        if not uploads.KEY_PATTERN.match(key) or stored_upload(key) is None:
+        key = _opened(params["q_image"])
+        if not uploads.is_key(key) or stored_upload(key) is None:
             notes.append(missing_upload(key))
         else:
             st.session_state.q_image = key
@@ -313,6 +331,13 @@ def init_from_url() -> None:
         notes = notes[:MAX_LINK_NOTES - 1] + [f"... and {len(notes) - MAX_LINK_NOTES + 1} more "
                                                "of the link's patterns could not be stored."]
     st.session_state.setdefault("link_messages", []).extend(notes)
+
+
+def _opened(key: str) -> str:
+    """A key a link names: an upload among them is kept over anonymous ones (ui.uploads)."""
+    if uploads.is_key(key):
+        uploads.default_store().open_link(key)
+    return key
 
 
 def publish_url(page_settings: dict | None = None) -> None:
@@ -357,12 +382,53 @@ def _cached_run(kind: str, cfg: tuple, fingerprint: str, query_key: str, run_kwa
     return model_for(kind, cfg, fingerprint, _X).run(_q, **dict(run_kwargs))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+import threading  # noqa: E402 (here, with the only code that needs it)
+
+_models: dict = {}  # (kind, cfg, fingerprint) -> network, in the order of their last use
+_models_lock = threading.Lock()  # guards _models
+_build_lock = threading.Lock()   # one network built at a time: their peaks never add up
+
+
 def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
     """A model shared read-only by the runs and reruns that need its weights (never mutated):
-    its weights are built once per (model, settings, patterns), not once per query. At most
-    8 are kept: a classical network of d = 3072 neurons holds a 75 MB weight matrix."""
-    return build_model(kind, _X, dict(cfg))
+    its weights are built once per (model, settings, patterns), not once per query, and by
+    one session at a time (a classical network of d = 3072 neurons holds a 38 MB weight
+    matrix, 75 MB for the Storkey and pseudo-inverse rules); a network already kept is
+    returned at once, even while another is being built. The networks kept hold at most
+    budget.MODELS_BYTES together: the least recently used go first (the last one stays)."""
+    key = (kind, cfg, fingerprint)
+    found = _kept(key)
+    if found is not None:
+        return found
+    with _build_lock:
+        found = _kept(key)  # built by another session while this one waited
+        if found is not None:
+            return found
+        model = build_model(kind, _X, dict(cfg))
+    with _models_lock:
+        _models[key] = model
+        while len(_models) > 1 and models_bytes() > budget.MODELS_BYTES:
+            del _models[next(iter(_models))]
+    return model
+
+
+def _kept(key):
+    """The network kept under key (now the most recently used), or None."""
+    with _models_lock:
+        if key not in _models:
+            return None
+        _models[key] = _models.pop(key)
+        return _models[key]
+
+
+def models_bytes() -> int:
+    """Bytes held by the networks model_for keeps."""
+    return sum(_model_bytes(m) for m in _models.values())
+
+
+def _model_bytes(model) -> int:
+    own = getattr(model, "nbytes", None)  # the classical and dense networks count their own
+    return int(own) if own is not None else int(model.patterns.nbytes)
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
@@ -380,10 +446,16 @@ def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, query_key: str, sha
         **run_kwargs):
     """model.run(q, **run_kwargs), cached per (model, settings, patterns, query).
 
-    The step limit is cut to what fits in `share` of one run's CPU budget (ui.budget), with
-    a sentence on the page when it is: no student can hold the shared server for long."""
+    The step limit is cut to what fits in `share` of one run's CPU and memory budgets
+    (ui.budget), with a sentence on the page when it is: no student can hold the shared server
+    for long, or fill its memory. A network too large for the memory budget is refused: the
+    page stops there with a sentence that names the limit and what to lower."""
     requested = int(run_kwargs.get("max_steps", 100))
-    steps, note = budget.cap(kind, run_kwargs.get("mode", ""), ps.d, ps.N, requested, share)
+    steps, note = budget.run_cap(kind, run_kwargs.get("mode", ""), ps.d, ps.N, requested, share,
+                                 cfg, ps.shape[0] * ps.shape[1])
+    if steps == 0:
+        st.error(note, icon=":material/memory:")
+        st.stop()
     run_kwargs["max_steps"] = steps
     traj = _cached_run(kind, tuple(sorted(cfg.items())), ps.fingerprint, query_key,
                        tuple(sorted(run_kwargs.items())), ps.X, q)

@@ -9,8 +9,16 @@ browser fetches. Nothing here imports streamlit; the functions return strings.
   emoji or colour directive can come alive inside it.
 - `escaped(sentence)`: a whole sentence that may contain user text (e.g. an error message
   from the core that repeats a cell of a table) with every markdown character escaped.
-- `safe_name(filename)`: the name a stored upload is shown under: letters, digits, spaces,
-  dots and hyphens only, so it is inert in markdown, in HTML and in Plotly titles alike.
+- `safe_name(filename)`: the name a stored upload is shown under, as written but for the
+  characters that could act in markdown, HTML or a Plotly title: it keeps letters, digits,
+  spaces and . - ( ) , ' and underscores inside a word (`phone_4000x3000`), so a page may show
+  it as it is, anywhere.
+
+Streamlit's markdown is GitHub-flavoured: it turns `www.x.org`, `http://x` and `a@b.org` into
+live links even when every character is escaped (the links are found in the text after
+escapes are resolved). `escaped` and `safe_name` break them with an invisible word joiner
+(U+2060) after `www` and before `://`, and after `@`: the reader sees the text as written, and
+no link.
 """
 from __future__ import annotations
 
@@ -20,6 +28,9 @@ import unicodedata
 MAX_QUOTED = 60
 MAX_NAME = 24
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'])")
+_NAME_PUNCTUATION = " .-_(),'"  # inert in markdown, HTML and Plotly (underscores: see safe_name)
+WORD_JOINER = "\u2060"  # invisible; no line break at it
+_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\.)|(?=://)|(?<=@)")  # where GFM would start a link
 
 
 def _printable(text: str) -> str:
@@ -40,17 +51,33 @@ def quoted(value, limit: int = MAX_QUOTED) -> str:
     return f"{fence} {text} {fence}" if longest or text[0] == " " or text[-1] == " " else f"{fence}{text}{fence}"
 
 
+def unlinked(text: str) -> str:
+    """`text` with a word joiner where GitHub-flavoured markdown would find a web address or
+    an e-mail address (after `www`, before `://`, after `@`): it reads the same, links nothing."""
+    return _AUTOLINK.sub(WORD_JOINER, text)
+
+
 def escaped(sentence: str) -> str:
-    """A sentence shown as written: every character markdown could act on is escaped."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", _printable(str(sentence)))
+    """A sentence shown as written: every character markdown could act on is escaped, and no
+    web or e-mail address in it becomes a link."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", unlinked(_printable(str(sentence))))
+
+
+def _inner_underscores(text: str) -> str:
+    """Underscores kept only between two letters or digits (`phone_4000x3000`), where markdown
+    never reads them as emphasis; any other run (`_draft_`) becomes a space."""
+    def one(m: re.Match) -> str:
+        before, after = text[m.start() - 1:m.start()], text[m.end():m.end() + 1]
+        return m.group() if before.isalnum() and after.isalnum() else " "
+    return re.sub(r"_+", one, text)
 
 
 def safe_name(filename: str, fallback: str = "upload") -> str:
-    """A display name from an uploaded file's name: its stem, with underscores as spaces and
-    every character other than a letter, digit, space, dot or hyphen dropped."""
+    """A display name from an uploaded file's name: its stem as written, cut to MAX_NAME
+    characters, keeping letters, digits, spaces, `. - ( ) , '` and underscores inside a word;
+    anything else (markdown, HTML or Plotly syntax) dropped, web addresses unlinked."""
     stem = str(filename).rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
     stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
-    stem = stem.replace("_", " ")
-    kept = "".join(ch for ch in stem if ch.isalnum() or ch in " .-")
-    kept = re.sub(r"\s+", " ", kept).strip(" .-")[:MAX_NAME].strip(" .-")
-    return kept or fallback
+    kept = "".join(ch for ch in stem if ch.isalnum() or ch in _NAME_PUNCTUATION)
+    kept = re.sub(r"\s+", " ", _inner_underscores(kept)).strip(" .-")[:MAX_NAME].strip(" .-_")
+    return unlinked(kept) or fallback

@@ -4,28 +4,53 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from . import exports, state
+from . import exports, lesson, state
 
-UPLOAD_TYPES = ["png", "jpg", "jpeg", "gif", "webp", "bmp"]
+# The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
+# to hopfield_core.images.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
+# of the extensions raised an error on the page)
+UPLOAD_TYPES = ["image/*", "png", "jpg", "jpeg", "gif", "webp", "bmp"]
 PLAY_INTERVAL_S = 0.4
+MANY_NOTES = 5       # beyond these, the box's list scrolls
+NOTES_HEIGHT = 300   # px: how tall the box of many notes stands
+
+
+def notes_text(notes: list[str]) -> str:
+    """One box's text for the link's messages: the message itself, or a count and a list.
+    Each message already shows the user's text inertly (ui.text.quoted), so a list item
+    can hold it as it is."""
+    if len(notes) == 1:
+        return notes[0]
+    return (f"{len(notes)} things in this link could not be used as written:\n\n"
+            + "\n".join(f"- {note}" for note in notes))
 
 
 def link_messages() -> None:
-    """What the link asked for that could not be used, until the user dismisses it."""
+    """What the link asked for that could not be used, in one box until the user dismisses it
+    (a long list scrolls inside its box rather than pushing the page down)."""
     notes = st.session_state.get("link_messages")
     if not notes:
         return
     with st.container(key="link_messages"):
-        for note in notes:
-            st.warning(note, icon=":material/link_off:")
+        box = st.container(height=NOTES_HEIGHT) if len(notes) > MANY_NOTES else st.container()
+        box.warning(notes_text(notes), icon=":material/link_off:")
         st.button("Dismiss", key="dismiss_link_messages", on_click=st.session_state.pop,
                   args=("link_messages", None))
+
+
+def lesson_line() -> None:
+    """The "Settings for this lesson" line of hidden controls that no row of controls named,
+    at the top of the page: in a box, which the app's header does not cover."""
+    text = lesson.unsaid()
+    if text:
+        st.info(text, icon=":material/school:")
 
 
 # ---------------------------------------------------------------- presenter mode
 
 # every page, every screen: nothing is cut with an ellipsis, formulas shrink a little on
-# narrow screens and flow side by side where they fit (ui.layout.explain)
+# narrow screens and flow side by side where they fit (ui.layout.explain), and a column of
+# controls that a link's `<key>_hide=1` left empty takes no room (the others widen)
 PAGE_CSS = """
 <style>
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
@@ -42,6 +67,8 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
 [data-testid="stPageLink"] *, [data-testid="stButton"] button * { white-space: normal !important; }
 .stMarkdownEllipsis, .stMarkdownEllipsis * { white-space: normal !important; overflow: visible !important;
   text-overflow: clip !important; }
+[data-testid="stMain"] [class*="st-key-controls"] [data-testid="stColumn"]:has(> [data-testid="stVerticalBlock"]:empty)
+  { display: none !important; }
 </style>
 """
 

@@ -135,7 +135,8 @@ def test_demo_button_classical_fails_dense_retrieves():
     assert any("differ in **0 of 64**" not in m and "differ in" in m for m in shown(at.markdown))
     open_tab(at, "dn_section", "capacity")
     assert [m.value for m in at.metric if m.label == "Stored patterns N"] == ["10"]
-    assert [m.value for m in at.metric if m.label == "Classical capacity 0.14 d"] == ["8.8"]
+    assert [m.value for m in at.metric if m.label == "Classical capacity 0.138 d"] == ["8.8"]
+    assert "$N = 10 > 0.138\\,d \\approx 8.8$: more patterns than the" in " ".join(shown(at.markdown))
     no_errors = 64 ** 2 / (2 * 3 * math.log(64))  # d^(n-1) / (2 (2n-3)!! ln d), n = 3
     assert [m.value for m in at.metric
             if m.label == "Capacity of degree 3 (no errors)"] == [f"{no_errors:,.0f}"]
@@ -241,3 +242,20 @@ def test_empty_store_asks_for_patterns():
     at.button(key="clear_store").click().run()
     assert any("Store at least one pattern" in i for i in shown(at.info))
     assert not at.exception
+
+
+def test_the_demo_replaces_an_uploaded_query_image_too(monkeypatch, tmp_path):
+    """Its caption says it replaces the query: an uploaded query image gives way to the demo's
+    letter (before, a check of a session key nothing set left the upload in use)."""
+    from tests.badfiles import encode, photo
+    from ui import uploads
+
+    monkeypatch.setenv(uploads.ROOT_ENV, str(tmp_path))
+    at = open_app("dense")
+    at.file_uploader(key="q_uploader").set_value(("q.png", encode(photo(seed=7), "PNG"),
+                                                  "image/png")).run()
+    assert at.session_state["q_image"] is not None
+    at.button(key="dn_demo").click().run()
+    assert not at.exception
+    assert at.session_state["q_image"] is None
+    assert "Dense: Retrieved pattern H." in shown(at.success)

@@ -3,7 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP, TIMEOUT
-from tests.badfiles import bad_uploads, encode, photo
+from tests.badfiles import BAD, bad_uploads, encode, photo
 
 
 def store_header(at) -> str:
@@ -86,3 +86,21 @@ def test_a_mangled_link_falls_back_to_defaults():
     for named in ("size = `47`", "q_corruption = `smudge`", "q_amount = `7`", "q_seed = `-3`",
                   "binarize = `maybe`", "`nope/x`", "mode = `sideways`", "T = `hot`"):
         assert named in notes, named
+
+
+@pytest.mark.parametrize("name, data, said", [
+    ("drawing.svg", BAD["svg"][0], "SVG drawing"), ("photo.heic", BAD["heic"][0], "HEIC"),
+    ("scan.tiff", encode(photo(), "TIFF"), "TIFF")])
+def test_a_file_of_another_kind_is_explained_on_every_uploader(at, name, data, said):
+    """Streamlit's own check of the extension raised an error on the page (StreamlitAPIException:
+    Invalid file extension): the uploaders leave the check to load_image, which explains it."""
+    for count, key in enumerate(("uploader", "q_uploader"), start=1):
+        at.file_uploader(key=key).set_value((name, data, "image/x")).run()
+        assert not at.exception
+        explained = [e for e in at.sidebar.error if e.value.startswith(f"`{name}`: ") and said in e.value]
+        assert len(explained) == count, key  # the store's uploader's, then the query's too
+    assert store_header(at) == "Pattern store (3/40)"
+    at.switch_page("app_pages/energy_transformer.py").run()
+    at.radio(key="et_source").set_value("upload").run()
+    at.file_uploader(key="et_upload").set_value((name, data, "image/x")).run()
+    assert not at.exception and any(said in e.value for e in at.error)

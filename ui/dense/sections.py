@@ -19,6 +19,8 @@ RISE_REASON = ("synchronous updates set every neuron from the same old state. Ea
 # readable at every d and degree (E itself reaches -1e24 at n = 10 and underflows to -0.0 for
 # the exponential away from the patterns)
 ENERGY_LABEL = {"polynomial": "Energy E / dⁿ", "exponential": "Log-domain energy"}
+ALPHA = f"{capacity.CLASSICAL_ALPHA:g}"  # the classical capacity per neuron, as written: 0.138
+CLASSICAL_LABEL = f"Classical capacity {ALPHA} d"
 
 
 def intro() -> None:
@@ -32,12 +34,12 @@ def explain() -> None:
     text.markdown(
         "The classical network scores a state by the **squared** overlaps $x_\\mu\\cdot\\xi$ "
         "with the stored patterns. Every stored pattern adds crosstalk of size about "
-        "$\\sqrt d$ to every other, so beyond about $0.14\\,d$ random patterns the memories "
+        f"$\\sqrt d$ to every other, so beyond about ${ALPHA}\\,d$ random patterns the memories "
         "drown. Krotov and Hopfield replaced the square by a sharper **interaction function** "
         "$F$: with $F(z) = z^n$ a pattern that nearly matches the state outweighs all the "
         "crosstalk, and the number of patterns the network holds grows like $d^{\\,n-1}$. "
-        "Demircigil and colleagues took $n \\to \\infty$: an **exponential** $F$ stores "
-        "exponentially many patterns, $2^{d/2}$ random ones.\n\n"
+        "Demircigil and colleagues used an **exponential**, $F(z) = e^{z}$, which outgrows "
+        "every power: it stores exponentially many patterns, $2^{d/2}$ random ones.\n\n"
         "There is no weight matrix any more: the network keeps the patterns themselves. To "
         "update neuron $i$ it tries both values, $\\xi_i = +1$ and $\\xi_i = -1$ (all other "
         "neurons fixed), and keeps the one with the **lower energy** (a tie keeps the "
@@ -103,7 +105,7 @@ def try_this() -> None:
         st.markdown(
             f"1. **Beat the classical capacity.** *Load this demo* stores the {len(DEMO_LETTERS)} "
             f"letters {', '.join(DEMO_LETTERS)} at {DEMO_SIZE} x {DEMO_SIZE} pixels: "
-            f"$d = {DEMO_SIZE ** 2}$, so $N = {len(DEMO_LETTERS)} > 0.14\\,d \\approx "
+            f"$d = {DEMO_SIZE ** 2}$, so $N = {len(DEMO_LETTERS)} > {ALPHA}\\,d \\approx "
             f"{capacity.classical_capacity(DEMO_SIZE ** 2):.1f}$. The query is H with 20 % of "
             "its pixels flipped. Below, the classical network ends in a mixture state while "
             "degree 3 brings H back. Slide $n$ down to 2: the dense memory fails exactly like "
@@ -119,12 +121,8 @@ def try_this() -> None:
         c1, c2 = st.columns([1, 3])
         c1.button("Load this demo", key="dn_demo", icon=":material/science:", on_click=load_demo,
                   type="primary", help="Replaces the stored patterns and the query settings.")
-        if st.session_state.get("q_upload") is not None:
-            c2.info("An uploaded query image is in use: remove it in the sidebar to start from "
-                    "the demo's query.")
-        else:
-            c2.caption("Replaces the pattern store, the image size and the query; "
-                       "sets the model to polynomial, n = 3, async.")
+        c2.caption("Replaces the pattern store, the image size and the query (an uploaded "
+                   "query image too); sets the model to polynomial, n = 3, async.")
 
 
 def model_label(interaction: str, degree: int, beta: float, rectified: bool) -> str:
@@ -187,17 +185,17 @@ def capacity_context(ps, cfg, label) -> None:
         dense_cap = capacity.format_log10(capacity.log10_polynomial_capacity(d, cfg["degree"]))
         dense_help = ("d^(n-1) / (2 (2n-3)!! ln d): Krotov & Hopfield's estimate for random "
                       "patterns recalled without a single wrong bit (n = 2 gives McEliece's "
-                      "d / (2 ln d), stricter than 0.14 d, which allows a few wrong bits).")
+                      f"d / (2 ln d), stricter than {ALPHA} d, which allows a few wrong bits).")
     m1, m2, m3 = st.columns(3)
     m1.metric("Stored patterns N", N)
-    m2.metric("Classical capacity 0.14 d", f"{classical_cap:.1f}",
-              help="0.138 d random patterns (Amit, Gutfreund & Sompolinsky), a few bits wrong.")
+    m2.metric(CLASSICAL_LABEL, f"{classical_cap:.1f}",
+              help=f"{ALPHA} d random patterns (Amit, Gutfreund & Sompolinsky), a few bits wrong.")
     m3.metric(cap_label, dense_cap, help=dense_help)
     if N > classical_cap:
-        st.markdown(f"$N = {N} > 0.14\\,d \\approx {classical_cap:.1f}$: more patterns than the "
+        st.markdown(f"$N = {N} > {ALPHA}\\,d \\approx {classical_cap:.1f}$: more patterns than the "
                     "classical network can hold even if they were random.")
     else:
-        st.markdown(f"$N = {N} \\le 0.14\\,d \\approx {classical_cap:.1f}$, yet letters and "
+        st.markdown(f"$N = {N} \\le {ALPHA}\\,d \\approx {classical_cap:.1f}$, yet letters and "
                     "photos are far from random: they share most of their pixels, and "
                     "correlated patterns fill the classical network much sooner. The count "
                     "below is the honest test.")

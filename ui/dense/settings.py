@@ -32,7 +32,7 @@ SETTINGS = Settings("dense", [
            state="dn_section"),
 ])
 
-# "Load this demo": 10 letters at 8 x 8 pixels (d = 64, so N = 10 > 0.14 d ~ 8.8), query H
+# "Load this demo": 10 letters at 8 x 8 pixels (d = 64, so N = 10 > 0.138 d = 8.83), query H
 # with 20 % of its pixels flipped. Checked with the core (tests/app/test_dense_page.py):
 # the classical network ends in a mixture state, degree 3 retrieves H.
 DEMO_LETTERS = "HOPFIELDKX"
@@ -48,6 +48,7 @@ def load_demo() -> None:
     st.session_state.size = DEMO_SIZE
     st.session_state.colour = False
     st.session_state.binarize = "threshold"
+    st.session_state.q_image = None  # the demo's query is a stored letter, not an upload
     for key, value in DEMO_QUERY.items():
         st.session_state[key] = value
     for key in ("interaction", "n", "rect", "mode", "steps"):

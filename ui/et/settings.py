@@ -48,9 +48,17 @@ def read_device(text: str) -> str:
 
 
 def read_upload(text: str) -> str:
-    """The link's `img`: an upload's key (empty: none)."""
-    if text and not uploads.KEY_PATTERN.match(text):
+    """The link's `img`: an upload's key (empty: none). One this server lacks is not used (the
+    link's messages name it, the address bar drops it); one it has is kept over anonymous
+    uploads, as a link names it (ui.uploads)."""
+    if not text:
+        return text
+    if not uploads.is_key(text):
         raise ValueError("it does not name an uploaded image")
+    if not uploads.default_store().open_link(text):
+        raise ValueError(f"this server does not have that image: uploads are kept for "
+                         f"{uploads.MAX_AGE_S // 86400} days, on the server they were uploaded "
+                         "to; upload it again")
     return text
 
 
@@ -58,7 +66,8 @@ SETTINGS = Settings("et", [
     Choice("src", "Image", "photo", tuple(SOURCES), names=SOURCES, state="et_source"),
     Choice("photo", "Photo", DEFAULT_PHOTO, PHOTOS, widget="select", names=PHOTO_NAMES,
            state="et_photo"),
-    Custom("img", "the uploaded photo", "", read_upload, str, max_len=80, state="_et_img"),
+    Custom("img", "the uploaded photo", "", read_upload, str, max_len=80, state="_et_img",
+           names={"": "no uploaded photo"}),
     Choice("mask", "Mask", "random", tuple(MASKS), names=MASKS, state="et_mask_mode"),
     Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05, state="et_ratio"),
     Int("seed", "Seed", 0, 0, 10_000, widget="number", state="et_seed"),

@@ -1,0 +1,93 @@
+"""Uploads against real servers (`streamlit run app.py`, driven by the protocol client):
+
+a) two app processes share one upload folder (as behind nginx): a link that names an upload
+   neither has yet says so on both; once the file is uploaded through one of them, the link
+   works at once on both (a miss is never cached, in any process);
+b) a file that gets past the browser's filter (an .svg, sent as the client pleases) is
+   explained on each uploader, the page keeps running, the store keeps what it had, and the
+   server logs no traceback.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.load.server import Server, tracebacks
+from tests.load.st_client import StClient
+from tests.load.student import png
+from ui import uploads
+
+OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
+SVG = (b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+       b'<rect width="10" height="10"/></svg>')
+SVG_SAID = "`drawing.svg`: This file is an SVG drawing"
+
+
+@pytest.fixture(scope="module")
+def servers():
+    pair = [Server(), Server()]  # both inherit the test session's HOPFIELD_UPLOAD_DIR
+    try:
+        for s in pair:
+            s.skip_unless_healthy(timeout=90)
+        yield pair
+    finally:
+        for s in pair:
+            s.stop()
+    for s in pair:
+        assert not tracebacks(s.log()), tracebacks(s.log())[0]
+
+
+def _open(url: str, page: str, query: str = "") -> StClient:
+    c = StClient(url, timeout=60)
+    c.connect()
+    run = c.open(page, query)
+    assert run.status in OK, run
+    return c
+
+
+def _heading(c: StClient) -> str:
+    return next((t for t in c.texts("heading") if t.startswith("Pattern store")), "")
+
+
+def _missing(c: StClient) -> list[str]:
+    return [t for t in c.texts("alert") if "does not have" in t]
+
+
+def test_a_link_works_on_every_process_once_its_upload_arrives(servers):
+    data = png(90210)
+    key = uploads.key_of(data)
+    link = f"presets=letters/A,{key}&q_image={key}"
+    for s in servers:  # each process looks for it, and does not find it
+        c = _open(s.url, "classical", link)
+        assert _missing(c) and _heading(c) == "Pattern store (1/40)", (c.texts("alert"), _heading(c))
+        assert not c.has("q_image_clear")
+        c.close()
+    up = _open(servers[0].url, "classical")
+    run = up.upload("uploader", "late.png", data)  # the teacher uploads it through one process
+    assert not run.errors, run
+    up.close()
+    for s in servers:  # and every process finds it at once
+        c = _open(s.url, "classical", link)
+        assert not _missing(c), c.texts("alert")
+        assert _heading(c) == "Pattern store (2/40)" and c.has("q_image_clear"), _heading(c)
+        c.close()
+
+
+def test_an_svg_past_the_browsers_filter_is_explained_on_every_uploader(servers):
+    c = _open(servers[1].url, "classical")
+    try:
+        before = _heading(c)
+        run = c.upload("uploader", "drawing.svg", SVG, "image/svg+xml")
+        assert run.status in OK and any(e.startswith(SVG_SAID) for e in run.errors), run
+        assert not c.exceptions() and _heading(c) == before
+        run = c.upload("q_uploader", "drawing.svg", SVG, "image/svg+xml")
+        assert any(e.startswith(SVG_SAID) for e in run.errors) and not c.exceptions(), run
+        assert not c.has("q_image_clear")
+        run = c.click("classical_step")  # the page still runs, on the stored patterns
+        assert run.status in OK and not c.exceptions(), run
+        c.switch_page("energy_transformer")
+        c.set_value("et_source", "upload")
+        run = c.upload("et_upload", "drawing.svg", SVG, "image/svg+xml")
+        assert any(e.startswith(SVG_SAID) for e in run.errors) and not c.exceptions(), run
+    finally:
+        c.close()
+    assert not tracebacks(servers[1].log()), tracebacks(servers[1].log())[0]
