@@ -18,7 +18,9 @@ widgets.apply_page_style()
 messages = st.container()  # above the page: what the link asked for that could not be used
 settings.clear_page()
 page.run()
-if settings.page() is not None:  # a page on the settings layer: the address bar follows it
-    state.publish_url(settings.page().link())
+# the address bar follows the values in use: the shared ones (store, sidebar, presenter) and
+# the page's own; what no page uses (junk, a bad value) is dropped. Home has no settings
+state.publish_url(settings.page().link() if settings.page() is not None else None)
 with messages:
+    widgets.lesson_line()  # hidden controls named where no row of controls did
     widgets.link_messages()

@@ -1,7 +1,9 @@
 """The classical network (Hopfield 1982): Hebbian weights, sync vs async, temperature."""
 import streamlit as st
 
+from hopfield_core.capacity import CLASSICAL_ALPHA, classical_capacity
 from ui import charts, dynamics_view, figures, layout, pattern_editor, sidebar, state
+from ui.classical.caption import caption
 from ui.classical.settings import SETTINGS, W_SHOWN
 
 PAGE = "classical"
@@ -38,7 +40,8 @@ def try_this() -> None:
             "**sync**: the state blinks between two images forever (a 2-cycle). Switch to "
             "**async** and it settles.\n"
             "- Store the 8 letters **A to H** (16 px): only 1 of them is still a fixed point, "
-            "although 256 neurons hold about 0.14 d = 36 *random* patterns (8 random ones all "
+            f"although 256 neurons hold about {CLASSICAL_ALPHA:g} d = {classical_capacity(16 * 16):.0f} "
+            "*random* patterns (8 random ones all "
             "stay). Letters share their strokes (mean |overlap| 0.27), and such correlated "
             "patterns interfere far below that capacity. Try the pseudo-inverse rule: all 8 "
             "are fixed points again."
@@ -49,14 +52,13 @@ def main() -> None:
     S = SETTINGS.bind()
     sidebar.panels()
     st.title("The classical Hopfield network (1982)")
-    st.caption("Binary neurons and Hebbian weights: updated one at a time at zero temperature, "
-               "the state only goes downhill in energy. Corrupt a stored pattern and step it back.")
+    st.caption(caption(S["mode"], S["T"], S["rule"]))  # the settings in use, hidden or not
     with st.container(key="controls_classical"):
-        c1, c2, c3, c4 = st.columns(4)
-        mode = S.show("mode", c1, horizontal=True)
-        temperature = S.show("T", c2)
-        rule = S.show("rule", c3)
-        max_steps = S.show("steps", c4)
+        c = S.row(["mode", "T", "rule", "steps"])  # no room for a hidden control
+        mode = S.show("mode", c["mode"], horizontal=True)
+        temperature = S.show("T", c["T"])
+        rule = S.show("rule", c["rule"])
+        max_steps = S.show("steps", c["steps"])
     ps = state.patterns(binary=True)
     q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
@@ -79,7 +81,7 @@ def main() -> None:
         model = state.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)
         n = min(ps.d, W_SHOWN)
         title = f"W ({ps.d} x {ps.d}, {rule})" if n == ps.d else f"W, first {n} of {ps.d} neurons ({rule})"
-        charts.plot(st, figures.matrix_heatmap(model.weights[:n, :n], title), key="cl_weights")
+        charts.plot(st, figures.matrix_heatmap(model.weights_block(n), title), key="cl_weights")
         st.caption("Red: neurons that tend to agree; blue: neurons that tend to disagree. "
                    "The diagonal is zero: no neuron votes for itself.")
 

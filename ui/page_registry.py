@@ -1,5 +1,5 @@
 """The app's pages, listed once: the navigation (streamlit_app.py), the deploy's warm-up
-(deploy/classroom.py), the benchmarks and the tests read this list. No streamlit here, so
+(deploy/warmup.py), the benchmarks and the tests read this list. No streamlit here, so
 that a launcher or a test can import it without starting an app.
 
 A page's url path is its file name (st.Page's rule), "" for the default page (Home)."""

@@ -11,11 +11,14 @@ then does the rest:
   (the user's text quoted inertly) with the value used instead.
 - `show(key, where)`: the widget of a field (its type is part of the declaration), seeded
   from the value in use. A link can hide a control with `<key>_hide=1`: the value still
-  applies, the widget is not drawn.
+  applies, the widget is not drawn, and a hidden value that differs from its default is named
+  in a "Settings for this lesson" line (ui.lesson).
+- `row(keys)`: columns for a row of controls, none for a hidden one, the lesson's line above.
 - `value(key)` / `assign(key, value)`: the value in use, and a change from a callback.
 - `link()`: the values in use as the link writes them. After the page ran, streamlit_app.py rewrites the
   address bar to them (with the sidebar's shared settings and the store: ui.state.publish_url),
-  so a bad value is not shared again.
+  so a bad value is not shared again. A page off the layer (Home) gets the shared ones only:
+  what the link named that no page uses is dropped.
 
 Values live in `st.session_state["_settings"]`, apart from the widgets' own state, so that a
 control that is not drawn in a run (a hidden one, a closed section) keeps its value. Pages
@@ -29,6 +32,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from . import lesson
 from .text import escaped, quoted
 
 MAX_RAW = 40  # characters of a link value worth reading: no setting needs more
@@ -72,13 +76,16 @@ class Field:
         return str(value)
 
     def label_of(self, value) -> str:
+        """A value as a sentence names it: never empty (an empty list or text is "none")."""
         if self.kind == "multi":
             return ", ".join(f"{float(v):g}" for v in value) or "none"
         if self.kind == "pick":
             return f"pattern {int(value) + 1}"
         if self.kind == "range":
             return f"{int(value[0])} to {int(value[1])}"
-        return (self.names or {}).get(value, self.shown(value))
+        if self.kind == "flag":
+            return "on" if value else "off"
+        return str((self.names or {}).get(value, self.shown(value))).strip() or "none"
 
     # ---------------------------------------------------------------- reading a link
     def parse(self, raw: str) -> tuple[Any, str | None]:
@@ -119,7 +126,7 @@ class Field:
         except ValueError:
             number = math.nan
         if not math.isfinite(number):
-            what = "a whole number" if self.kind == "int" else "a number"
+            what = "a whole number" if self.kind in ("int", "pick") else "a number"
             return self.default, f"is not {what}"
         if self.kind in ("int", "pick"):
             if number != int(number):
@@ -184,6 +191,9 @@ class Field:
         return min(self.options, key=lambda o: abs(o - number))
 
     def message(self, raw: str, problem: str, used) -> str:
+        """A whole sentence, whatever the link's value and the value used (never "using .")."""
+        if not str(raw).strip():
+            return f"The link gives {self.key} no value ({self.label}); using {self.label_of(used)}."
         return (f"The link sets {self.key} = {quoted(raw)} ({self.label}), which {problem}; "
                 f"using {self.label_of(used)}.")
 
@@ -321,6 +331,22 @@ class Settings:
     def hidden(self, key: str) -> bool:
         return self.state_key(key) in st.session_state.get("_hidden", set())
 
+    def row(self, keys: list[str], where=None, widths: list[float] | None = None) -> dict:
+        """Columns for the controls of `keys` (relative `widths`), one for each control that
+        shows: a control the link hides takes no room. The hidden ones whose values differ
+        from their defaults are named above the row ("Settings for this lesson: ...").
+        Returns {key: its column}; a hidden key's is None (`show` draws nothing for it)."""
+        where = where or st
+        text = lesson.line([(self.fields[k], self.value(k)) for k in keys if self.hidden(k)])
+        if text:
+            where.caption(text)
+        lesson.said(self, keys)
+        shown = [i for i, k in enumerate(keys) if not self.hidden(k)]
+        columns = where.columns([(widths or [1] * len(keys))[i] for i in shown]) if shown else []
+        out = dict.fromkeys(keys)
+        out.update(zip((keys[i] for i in shown), columns))
+        return out
+
     # ------------------------------------------------------------ widgets
     def show(self, key: str, where=None, **kw):
         """Draw the field's widget (unless the link hides it); returns the value in use."""
@@ -329,6 +355,7 @@ class Settings:
         values.setdefault(sk, f.default)
         if self.hidden(key):
             st.session_state.pop(sk, None)
+            lesson.reached(self, key)  # named in the lesson's line instead
             return values[sk]
         # Set the widget's state explicitly on every run, to its own newest value: a widget
         # drawn by a page script has an id of that page, so on another page the same key is a
@@ -383,4 +410,6 @@ def page() -> Settings | None:
 
 
 def clear_page() -> None:
+    """Before the page runs: no page described yet, no hidden control reached yet."""
     st.session_state.pop("_settings_page", None)
+    lesson.start_run()

@@ -10,12 +10,14 @@ TIMEOUT = 60  # importing torch alone can take longer than AppTest's 3 s default
 
 
 def open_app(page: str | None = None, query: dict | None = None) -> AppTest:
+    """The app opened on `page` (None: Home) with the link's `query`, as a browser opens a link:
+    the page's own run is the session's first (Home would rewrite the address bar)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     for k, v in (query or {}).items():
         at.query_params[k] = v
-    at.run()
     if page:
-        at.switch_page(f"app_pages/{page}.py").run()
+        at.switch_page(f"app_pages/{page}.py")
+    at.run()
     assert not at.exception, at.exception
     return at
 

@@ -76,3 +76,20 @@ def test_two_sessions_do_not_share_patterns():
     assert "Pattern store (3/40)" in [h.value for h in b.sidebar.subheader]
     b.run()
     assert "Pattern store (3/40)" in [h.value for h in b.sidebar.subheader]
+
+
+def test_the_caption_describes_the_settings_in_use():
+    from ui.classical.caption import caption
+
+    assert caption("async", 0.0, "hebbian") == (
+        "Binary neurons and Hebbian weights: updated one at a time at zero temperature, the "
+        "state only goes downhill in energy. Corrupt a stored pattern and step it back.")
+    hot = caption("async", 0.1, "storkey")
+    assert "Storkey weights" in hot and "at temperature T = 0.1" in hot and "can rise" in hot
+    sync = caption("sync", 0.0, "pseudoinverse")
+    assert "pseudo-inverse weights" in sync and "all updated at once" in sync and "two states" in sync
+    assert "downhill" not in hot + sync
+    at = open_app("classical", query={"mode": "sync", "T": "0.25", "rule": "pseudoinverse"})
+    assert at.caption[0].value == caption("sync", 0.25, "pseudoinverse")
+    at.slider(key="cl_temperature").set_value(0.0).run()  # follows the controls too
+    assert at.caption[0].value == caption("sync", 0.0, "pseudoinverse")

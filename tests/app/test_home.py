@@ -22,3 +22,24 @@ def test_the_registry_lists_every_page_script_once():
     scripts = sorted(p.name for p in (ROOT / "app_pages").glob("*.py"))
     assert sorted(f"{p.file}.py" for p in page_registry.PAGES) == scripts
     assert [p.default for p in page_registry.PAGES].count(True) == 1
+
+
+def test_home_drops_a_links_junk_from_the_address_bar():
+    at = open_app(query={"foo": "1", "d": "abc", "T_hide": "1", "x": "<b>"})
+    assert "presets" in at.query_params  # the store's default, as every page writes it
+    assert not {"foo", "d", "T_hide", "x"} & set(at.query_params)
+    at = open_app(query={"foo": "1", "presenter": "1", "q_seed": "zz"})
+    assert at.query_params.get("presenter") == "1" and "foo" not in at.query_params
+    assert at.query_params.get("q_seed") != "zz"  # the value in use, not the bad one
+    assert any("The link sets q_seed = `zz`" in w.value for w in at.warning)  # still named
+
+
+def test_a_links_store_and_shared_settings_survive_home():
+    """Home uses neither, but a reload of Home (a new session) must not lose the lesson: the
+    address bar keeps them, and the page that uses them finds them."""
+    at = open_app(query={"presets": "letters/A,letters/B", "size": "12", "junk": "1"})
+    qp = dict(at.query_params)
+    assert qp["presets"] == "letters/A,letters/B" and qp["size"] == "12" and "junk" not in qp
+    at.switch_page("app_pages/classical.py").run()
+    qp = dict(at.query_params)
+    assert qp["presets"] == "letters/A,letters/B" and qp["size"] == "12" and "junk" not in qp

@@ -104,6 +104,73 @@ def test_junk_in_every_field_gives_plain_messages_and_a_clean_link(page, junk):
         assert "evil" not in qp(at, key) and "<" not in qp(at, key)
 
 
+FIELDS = [pytest.param(f, id=f"{page}.{f.key}")
+          for page, S in {"sidebar": SIDEBAR, **PAGES}.items() for f in S.fields.values()]
+
+
+@pytest.mark.parametrize("f", FIELDS)
+def test_every_message_about_a_bad_value_is_a_whole_sentence(f):
+    """Whatever the link holds (nothing, junk, a lone comma), the message names the value used
+    in words: never "using ." for an empty list or text."""
+    assert f.label_of(f.default).strip()
+    for raw in ("", "  ", "zz", ",", ";", "-", "0" * 500):
+        value, problem = f.parse(raw)
+        if problem:
+            message = f.message(raw, problem, value)
+            assert re.fullmatch(r"The link (sets|gives) .+; using \S.*\.", message, flags=re.S), message
+            assert message.endswith(f"; using {f.label_of(value)}."), message
+
+
+@pytest.mark.parametrize("f, empty", [(SIDEBAR.fields["q_flip"], ()), (LEARNING.fields["pts"], ()),
+                                      (LANDSCAPE.fields["betas"], ())],
+                         ids=["q_flip", "learning.pts", "landscape.betas"])
+def test_an_empty_value_used_is_named_none(f, empty):
+    assert f.label_of(empty) == "none"
+    assert f.message("zz", "could not be read", empty).endswith("could not be read; using none.")
+
+
+def test_switches_are_named_on_or_off_and_an_empty_link_value_says_so():
+    colour = SIDEBAR.fields["colour"]
+    assert (colour.label_of(True), colour.label_of(False)) == ("on", "off")
+    assert colour.message("zz", *reversed(colour.parse("zz"))).endswith("(off); using off.")
+    seed = SIDEBAR.fields["q_seed"]
+    assert seed.message("", *reversed(seed.parse(""))) == "The link gives q_seed no value (Seed); using 0."
+
+
+def test_a_bad_flip_list_and_an_empty_value_read_as_sentences_on_the_page():
+    at = open_app("classical", query={"q_flip": "abc", "q_seed": ""})
+    notes = " ".join(w.value for w in at.warning)
+    assert ("The link sets q_flip = `abc` (the query's pixels flipped by hand), which could not be "
+            "read (it should be whole numbers separated by commas); using none.") in notes
+    assert "The link gives q_seed no value (Seed); using 0." in notes
+    assert "using ." not in notes and qp(at, "q_flip") == "" and qp(at, "q_seed") == "0"
+
+
+def test_an_all_junk_link_gives_one_box_that_names_every_value():
+    raw = JUNK["markdown link"]
+    fields = {**SIDEBAR.fields, **LANDSCAPE.fields}
+    bad = [key for key, f in fields.items() if f.parse(raw)[1]]
+    assert len(bad) >= 30
+    at = open_app("landscape", query={key: raw for key in fields})
+    boxes = [w.value for w in at.warning if "The link" in w.value]
+    assert len(boxes) == 1, boxes  # one box, not one a value
+    notes = at.session_state["link_messages"]
+    assert boxes[0].startswith(f"{len(notes)} things in this link could not be used as written:")
+    for key in bad:
+        assert f"- The link sets {key} = `{raw}`" in boxes[0], key
+    for note in notes:
+        assert f"- {note}" in boxes[0]
+    assert "](" not in outside_code(boxes[0]) and "http" not in outside_code(boxes[0])
+    at.button(key="dismiss_link_messages").click().run()
+    assert not [w for w in at.warning if "The link" in w.value]
+
+
+def test_one_bad_value_is_one_plain_sentence():
+    at = open_app("classical", query={"T": "hot"})
+    assert [w.value for w in at.warning] == [
+        "The link sets T = `hot` (Temperature T), which is not a number; using 0."]
+
+
 def test_repeated_keys_use_the_last_and_say_so():
     at = open_app("dense", query={"n": ["4", "5"], "q_seed": ["1", "2", "3"]})
     notes = " ".join(w.value for w in at.warning)
