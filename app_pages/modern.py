@@ -35,7 +35,7 @@ def main() -> None:
         if view == "sweep":
             sections.sweep_section(ps, q, qkey, beta, gamma, max_steps, sections.beta_for_all(ps, beta))
         elif view == "bound":
-            sections.bound_section(ps, beta)
+            sections.bound_section(ps, q, beta)
         else:
             sections.step_size_section(ps, q, qkey, beta, gamma)
 

@@ -7,8 +7,8 @@ For each beta the query is run to its fixed point with ModernHopfield; the fixed
 point is "single" (one pattern holds >= 90 % of the softmax weight), "metastable"
 (a few patterns share it) or "global" (nearly all patterns share it). Small beta
 gives the global average, large beta a single pattern. Also: the smallest beta
-from which the retrieval bound of Ramsauer et al. (2020, Theorem 4) holds for a
-pattern of separation Delta:
+from which the retrieval bound of Ramsauer et al. (2020) holds for a pattern of
+separation Delta:
 
     Delta >= 2/(beta N) + (1/beta) log(2 (N-1) N beta M^2).
 """
@@ -128,8 +128,18 @@ def bound_value(beta, N: int, M: float):
 
 
 def retrieval_radius(beta: float, N: int, M: float) -> float:
-    """Radius 1/(beta N M) of the sphere around x_i that Theorem 4 retrieves into."""
+    """Radius 1/(beta N M) of Ramsauer et al.'s sphere S_i around x_i: when x_i meets the
+    bound, S_i holds a single fixed point and every query inside S_i converges to it."""
     return math.inf if not (beta > 0 and N > 0 and M > 0) else 1.0 / (beta * N * M)
+
+
+def nearest_pattern(patterns, query) -> tuple[int, float]:
+    """(i, |q - x_i|): the stored pattern nearest to the query (Euclidean), and how far."""
+    X = np.asarray(patterns, dtype=np.float64)  # (N, d)
+    q = np.asarray(query, dtype=np.float64)     # (d,)
+    dist = np.linalg.norm(X - q, axis=1)        # (N,)
+    i = int(np.argmin(dist))
+    return i, float(dist[i])
 
 
 def bound_beta(separation, N: int, M: float) -> np.ndarray:

@@ -30,6 +30,34 @@ def frames_of(traj, ps: PatternSet) -> np.ndarray:
     return picture(traj.states, ps)
 
 
+# A computed energy is a sum of dot products over d entries, a log-sum-exp and a few terms: it
+# carries a rounding error of some ulps of the run's largest energies. Consecutive energies
+# closer than ROUNDING_ULPS of them are equal as far as the floats can tell (near a fixed point
+# the computed change is then noise: -2.2e-16 where the exact change is -1.1e-16, or +7e-19).
+ROUNDING_ULPS = 64
+NO_CHANGE = "no change"
+
+
+def rounding_tolerance(energies: np.ndarray, dtype=np.float64) -> float:
+    """Below this an energy change is rounding: ROUNDING_ULPS times the machine epsilon of the
+    float type the energies were computed in (`dtype`; float64 for integer states), times the
+    run's energy scale (its largest |E|)."""
+    dtype = np.dtype(dtype)
+    eps = np.finfo(dtype if dtype.kind == "f" else np.float64).eps
+    return ROUNDING_ULPS * float(eps) * float(np.max(np.abs(energies)))
+
+
+def energy_change(energies: np.ndarray, t: int, dtype=np.float64) -> str | None:
+    """The energy metric's delta at step t: None at step 0 (no arrow), NO_CHANGE for a change
+    within rounding_tolerance, else E(t) - E(t-1) to 3 significant digits."""
+    if t == 0:
+        return None
+    change = float(energies[t]) - float(energies[t - 1])
+    if abs(change) <= rounding_tolerance(energies, dtype):
+        return NO_CHANGE
+    return f"{change:.3g}"
+
+
 @st.cache_data(max_entries=128, show_spinner=False)
 def _analyse(run_key: str, fingerprint: str, _traj, _ps: PatternSet):
     """Frames, overlaps, energy rises and verdict of a run, computed once per run."""
@@ -61,9 +89,10 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
             traj.energies, t, rises, title=energy_label, height=h)), key=f"{page}_energy", config={"displayModeBar": False})
         charts.plot(c3, state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
             m_all[t], ps.names, height=h)), key=f"{page}_overlaps", config={"displayModeBar": False})
-        st.metric(energy_label, f"{traj.energies[t]:.6g}",
-                  delta=None if t == 0 else f"{traj.energies[t] - traj.energies[t - 1]:.3g}",
-                  delta_color="inverse")
+        delta = energy_change(traj.energies, t, traj.states.dtype)
+        still = delta == NO_CHANGE
+        st.metric(energy_label, f"{traj.energies[t]:.6g}", delta=delta,
+                  delta_color="off" if still else "inverse", delta_arrow="off" if still else "auto")
         if t < T:
             st.info(f"Step {t} of {T}: keep stepping to see where the dynamics settle.",
                     icon=":material/hourglass_top:")

@@ -1,5 +1,6 @@
 """The modern page: energies, k90 and kinds against the core, the beta sweep, the bound table,
 the step-size comparison, URL state and numeric extremes."""
+import json
 import math
 
 import numpy as np
@@ -253,3 +254,72 @@ def test_empty_store_and_a_single_pattern():
     assert metric(at, "Fixed point") == "single"
     assert any("nothing to separate it from" in i.value for i in at.info)
     assert not at.exception
+
+
+SWEEP_TITLE = "k90 at the fixed point, for every beta"
+COLOUR_WORDS = {"#1a7f37": "green", "#bf8700": "amber", "#d1242f": "red"}  # as a reader names them
+
+
+def sweep_figure_and_caption(at):
+    (fig,) = [f for f in (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
+              if f["layout"]["title"]["text"] == SWEEP_TITLE]
+    (caption,) = [t for t in texts(at) if t.startswith("The same query, run to its fixed point")]
+    return fig["data"], caption
+
+
+@pytest.mark.parametrize("link, hollow", [
+    ({"presets": ",".join(OQX)}, False),
+    ({"presets": ",".join(OQX), "gamma": "0.5", "steps": "30"}, True)])
+def test_the_sweep_caption_describes_the_markers_the_chart_draws(link, hollow):
+    at = open_app("modern", query=link)
+    data, caption = sweep_figure_and_caption(at)
+    kinds = [t for t in data if t.get("name") in ("single", "metastable", "global")]
+    assert kinds
+    symbols = set()
+    for t in kinds:  # "... coloured by the kind ... (green single, amber metastable, red global)"
+        colour = t["marker"]["color"]
+        assert f"{COLOUR_WORDS[colour]} {t['name']}" in caption
+        assert t["marker"]["line"]["color"] == colour  # a hollow dot keeps the kind's colour
+        symbols |= set(np.atleast_1d(t["marker"]["symbol"]))
+    assert "circle" in symbols and "Each filled dot is one run" in caption
+    assert ("circle-open" in symbols) == hollow
+    assert ("A hollow dot of the same colour is a run that hit the step limit" in caption) == hollow
+    rings = [t for t in data if t.get("mode") == "markers" and t.get("showlegend") is False]
+    assert len(rings) == 3
+    for r in rings:  # "The large black rings mark the betas ... pictured below"
+        assert r["marker"]["symbol"] == "circle-open" and r["marker"]["color"] == "black"
+        assert r["marker"]["size"] > max(t["marker"]["size"] for t in kinds)
+    assert "The large black rings mark the betas whose fixed points are pictured below" in caption
+    assert "open circles" not in " ".join(texts(at) + [w.value for w in at.warning])
+
+
+def bound_texts(at) -> str:
+    return " ".join(t for t in texts(at) if "theorem" in t.lower() or "Ramsauer" in t)
+
+
+def test_the_bound_section_states_the_radius_and_where_the_query_is():
+    """Defaults (H, O, X; beta = 10): radius 1/(beta N M) = 1/30, query 0.925 from H."""
+    at = open_app("modern", query={"view": "bound"})
+    X = patterns(HOX)
+    q = query(X)
+    M = max(np.sqrt(x @ x) for x in X)
+    radius = 1 / (10.0 * 3 * M)
+    dist = [np.sqrt((x - q) @ (x - q)) for x in X]
+    assert f"{radius:.3g}" == "0.0333" and f"{min(dist):.3g}" == "0.925" and np.argmin(dist) == 0
+    text = bound_texts(at)
+    assert ("the small sphere $S_i$ of radius $1/(\\beta N M)$ around $x_i$ holds a single "
+            "fixed point") in text
+    assert ("The theorem covers a query within 1/(beta N M) = 1/(10 · 3 · 1) = 0.0333 of a pattern. "
+            "Your query is 0.925 from H, the nearest stored pattern, outside that radius, so the "
+            "theorem says nothing about it") in text
+    assert "every query near $x_i$ is pulled" not in text and "Theorem 4" not in text
+
+
+@pytest.mark.parametrize("keys, verdict", [(HOX, "inside that radius, and H meets the bound"),
+                                           (OQX, "inside that radius, but O misses the bound")])
+def test_a_query_inside_the_radius_is_covered_only_if_its_pattern_meets_the_bound(keys, verdict):
+    at = open_app("modern", query={"presets": ",".join(keys), "q_amount": "0", "view": "bound"})
+    X = patterns(keys)
+    assert list(ModernHopfield(X, 10.0).retrieval_bound().satisfied) == [keys == HOX] * 2 + [True]
+    text = bound_texts(at)
+    assert "Your query is 0 from" in text and verdict in text

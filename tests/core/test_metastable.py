@@ -7,7 +7,8 @@ from hypothesis import given, strategies as st
 
 from hopfield_core import ModernHopfield
 from hopfield_core.metastable import (beta_sweep, bound_beta, bound_value, kind_ranges, log_grid,
-                                      representative_betas, retrieval_radius, snap)
+                                      nearest_pattern, representative_betas, retrieval_radius,
+                                      snap)
 
 
 def unit_rows(rng, N, d):
@@ -201,3 +202,43 @@ def test_retrieval_radius():
     assert retrieval_radius(10.0, 4, 0.5) == pytest.approx(1 / 20)
     assert retrieval_radius(1e4, 40, 1.0) == pytest.approx(2.5e-6)
     assert retrieval_radius(1.0, 3, 0.0) == math.inf
+
+
+def test_nearest_pattern_by_brute_force():
+    rng = np.random.default_rng(3)
+    X = unit_rows(rng, 5, 12)
+    for _ in range(20):
+        q = rng.normal(size=12)
+        dists = [math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(x, q))) for x in X]
+        i, dist = nearest_pattern(X, q)
+        assert i == dists.index(min(dists)) and dist == pytest.approx(min(dists), rel=1e-12)
+    assert nearest_pattern(X, X[2]) == (2, 0.0)
+
+
+@pytest.mark.parametrize("N, d, seed", [(3, 64, 0), (6, 256, 1)])
+def test_the_theorem_the_bound_section_states(N, d, seed):
+    """From the beta where every x_i meets the bound: a query inside the sphere S_i (radius
+    1/(beta N M)) stays inside it at every step and ends on a fixed point inside it; one update
+    removes over 90 % of its distance to that point, and far more at a larger beta (the
+    modern page's bound section)."""
+    rng = np.random.default_rng(seed)
+    X = unit_rows(rng, N, d)
+    model = ModernHopfield(X, 1.0)
+    need = float(bound_beta(model.retrieval_bound().separation, N, model.M).max())
+    worst = {}
+    for factor in (1.0, 3.0):
+        model = ModernHopfield(X, factor * need * (1 + 1e-9))
+        assert model.retrieval_bound().satisfied.all()
+        radius = retrieval_radius(model.beta, N, model.M)
+        ratios = []
+        for i in range(N):
+            for _ in range(10):
+                u = rng.normal(size=d)
+                q = X[i] + radius * rng.uniform(0.5, 1.0) * u / np.linalg.norm(u)
+                traj = model.run(q, max_steps=200, tol=1e-12)
+                assert traj.converged
+                assert np.all(np.linalg.norm(traj.states - X[i], axis=1) <= radius * (1 + 1e-9))
+                fixed = traj.final
+                ratios.append(np.linalg.norm(traj.states[1] - fixed) / np.linalg.norm(q - fixed))
+        worst[factor] = max(ratios)
+    assert worst[1.0] < 0.1 and worst[3.0] < 1e-3 * worst[1.0]

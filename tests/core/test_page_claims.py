@@ -1,4 +1,4 @@
-"""The numbers and laws behind sentences the pages state (issue 12's corrected sentences).
+"""The numbers and laws behind sentences the pages state (issues 12 and 34).
 
 Each test names the page and the sentence it backs; the pages' own tests check that the
 sentence is on screen.
@@ -10,10 +10,12 @@ import pytest
 
 from hopfield_core import ClassicalHopfield, ModernHopfield
 from hopfield_core.attention import hopfield_attention
-from hopfield_core.capacity import stable_patterns
+from hopfield_core.capacity import CLASSICAL_ALPHA, stable_patterns
+from hopfield_core.capacity.ags import critical_alpha
 from hopfield_core.images import resize, to_bipolar
 from hopfield_core.landscape import grid_axis, world_energy_grid
 from hopfield_core.presets import preset_image
+from tests.app.test_modern_page import OQX, patterns, query
 
 TRIANGLE = np.array([(1.0, 0.0), (-0.5, 0.866), (-0.5, -0.866)])  # the landscape page's default
 
@@ -27,7 +29,8 @@ def letters(chars: str, size: int = 16) -> np.ndarray:
 def test_letters_a_to_h_fail_far_below_the_random_pattern_capacity():
     X = letters("ABCDEFGH")
     N, d = X.shape
-    assert (N, d) == (8, 256) and round(0.14 * d) == 36
+    assert (N, d) == (8, 256) and round(CLASSICAL_ALPHA * d) == 35      # "0.138 d = 35"
+    assert round(critical_alpha(0.0), 3) == CLASSICAL_ALPHA              # AGS's alpha_c = 0.138
     overlap = np.abs(X @ X.T / d)[np.triu_indices(N, 1)].mean()
     assert overlap == pytest.approx(0.27, abs=0.005)                    # "mean |overlap| 0.27"
     assert int(stable_patterns(ClassicalHopfield(X), X).sum()) == 1     # "only 1 ... fixed point"
@@ -156,3 +159,52 @@ def test_repeated_attention_descends_the_energy_only_when_keys_and_values_are_th
         seen.append(np.round(xi, 6))
     assert len({tuple(s) for s in seen[4:]}) == 4
     np.testing.assert_allclose(seen[4], seen[8], atol=1e-9)
+
+
+# ---------------------------------------------------------------- classical capacity, every page
+
+@pytest.mark.parametrize("d, shown", [(64, "8.8"), (16, "2.2")])
+def test_the_classical_capacity_the_dense_and_landscape_pages_print(d, shown):
+    """dense: "N = 10 > 0.138 d ~ 8.8" (d = 64); landscape: "0.138 d = 2.2" (d = 16)."""
+    assert f"{critical_alpha(0.0) * d:.1f}" == f"{CLASSICAL_ALPHA * d:.1f}" == shown
+
+
+# ---------------------------------------------------------------- modern page, "Try this"
+
+def _final_weights(X, q, beta):
+    return ModernHopfield(X, beta).run(q, max_steps=100, tol=1e-6).weights[-1]
+
+
+def test_o_q_x_at_beta_1_is_an_uneven_blend_and_only_a_tiny_beta_the_average():
+    X = patterns(OQX)
+    q = query(X)
+    p = _final_weights(X, q, 1.0)
+    assert [f"{w:.2f}" for w in p] == ["0.40", "0.41", "0.19"]  # "O 0.40, Q 0.41, X 0.19"
+    assert np.sum(np.sort(p)[::-1][:2]) < 0.9                    # "so k90 = 3 (*global*)"
+    p = _final_weights(X, q, 0.1)
+    assert [f"{w:.2f}" for w in p] == ["0.34", "0.34", "0.32"]  # "(0.34, 0.34, 0.32)"
+    p = _final_weights(X, q, 10.0)
+    assert p[0] == pytest.approx(0.5, abs=1e-4) and p[1] == pytest.approx(0.5, abs=1e-4)  # 50/50
+    assert _final_weights(X, q, 50.0)[0] > 0.9                   # "Raise beta to 50: O alone"
+    # the explanation: "a blend of them all ..., the plain average only as beta -> 0"
+    np.testing.assert_allclose(_final_weights(X, q, 1e-4), 1 / 3, atol=1e-4)
+
+
+def _bound(beta, N, M):
+    return 2 / (beta * N) + np.log(2 * (N - 1) * N * beta * M ** 2) / beta
+
+
+def test_o_and_q_need_beta_70_5_and_x_3_6():
+    """"overlap 0.895, so separation 1 - 0.895 = 0.105 ... needs beta >= 70.5 ... X ...
+    guaranteed from beta = 3.6": the separations by brute force over pairs, the thresholds
+    from the bound's formula: not met just below, met just above, and met at every beta after."""
+    X = patterns(OQX)
+    N = len(X)
+    M = max(np.sqrt(x @ x) for x in X)
+    assert M == pytest.approx(1.0)
+    sep = [X[i] @ X[i] - max(X[i] @ X[j] for j in range(N) if j != i) for i in range(N)]
+    assert f"{X[0] @ X[1]:.3f}" == "0.895" and f"{sep[0]:.3f}" == f"{sep[1]:.3f}" == "0.105"
+    later = np.geomspace(80.0, 1e6, 400)
+    for s, lo, hi in [(sep[0], 70.45, 70.55), (sep[2], 3.55, 3.65)]:
+        assert _bound(lo, N, M) > s > _bound(hi, N, M)
+        assert np.all(_bound(later * hi / 80.0, N, M) < s)

@@ -8,6 +8,7 @@ import streamlit as st
 
 from hopfield_core import images
 from hopfield_core import landscape as core
+from hopfield_core.capacity import CLASSICAL_ALPHA, classical_capacity
 
 from .. import charts, layout, state
 from . import cache
@@ -73,6 +74,11 @@ def show() -> None:
         explain()
         return
     ref = min(ref, len(X) - 1)
+    note = cache.binary_note(X.shape[1], len(X))  # d neurons, N patterns
+    if note:
+        st.warning(note, icon=":material/memory:")
+        explain()
+        return
     patterns_key = X.astype(np.int8).tobytes().hex()
     land = cache.binary(model, patterns_key, X)
     counts = land.counts()
@@ -110,7 +116,8 @@ def show() -> None:
                                    "state": [core.state_string(x) for x in X]}),
                      hide_index=True, key="ls_binary_patterns")
         if model == "classical":
-            st.caption(f"Hebbian capacity is about 0.14 d = {0.14 * X.shape[1]:.1f} random patterns; "
+            st.caption(f"Hebbian capacity is about {CLASSICAL_ALPHA:g} d = "
+                       f"{classical_capacity(X.shape[1]):.1f} random patterns; "
                        "mirrors are always minima too, since E(-ξ) = E(ξ).")
         else:
             st.caption("The cubic energy is odd: E(-ξ) = -E(ξ), so mirrors are maxima, not minima, "

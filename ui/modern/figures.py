@@ -7,6 +7,9 @@ import plotly.graph_objects as go
 from ..figures import BLUE, GREEN, GREY, RED, figure
 
 KIND_COLOURS = {"single": GREEN, "metastable": "#bf8700", "global": RED}
+COLOUR_WORDS = {GREEN: "green", "#bf8700": "amber", RED: "red"}  # how the caption names them
+SETTLED, STEP_LIMIT = "circle", "circle-open"  # a run's marker: filled, or hollow at the limit
+MARK_SYMBOL, MARK_COLOUR, MARK_SIZE = "circle-open", "black", 20  # the betas pictured below
 GAMMA_COLOURS = [BLUE, "#8250df", "#bf8700", RED, GREY]
 
 
@@ -33,8 +36,9 @@ def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray
     """k90 against beta (log axis), one marker colour per kind of fixed point.
 
     current: the beta of the run above (a dashed line); marked: betas whose fixed points
-    are shown as images (ringed); bound_beta: from here on every stored pattern meets the
-    retrieval bound (a dotted line). Runs stopped by the step limit get open markers.
+    are shown as images (ringed in black); bound_beta: from here on every stored pattern meets
+    the retrieval bound (a dotted line). Runs stopped by the step limit get hollow markers.
+    sweep_caption says the same in words.
     """
     betas, k90 = np.asarray(betas, dtype=float), np.asarray(k90)
     kinds, converged = np.asarray(kinds), np.asarray(converged, dtype=bool)
@@ -45,7 +49,7 @@ def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray
         sel = kinds == kind
         if not sel.any():
             continue
-        symbols = np.where(converged[sel], "circle", "circle-open")
+        symbols = np.where(converged[sel], SETTLED, STEP_LIMIT)
         data.append(go.Scatter(
             x=betas[sel], y=k90[sel], mode="markers", name=kind,
             marker=dict(color=colour, size=11, symbol=symbols, line=dict(width=2, color=colour)),
@@ -54,8 +58,8 @@ def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray
     for b in marked:
         i = int(np.argmin(np.abs(np.log(betas) - np.log(b))))
         data.append(go.Scatter(x=[betas[i]], y=[k90[i]], mode="markers", showlegend=False,
-                               hoverinfo="skip", marker=dict(size=20, symbol="circle-open",
-                                                             color="black", line=dict(width=2))))
+                               hoverinfo="skip", marker=dict(size=MARK_SIZE, symbol=MARK_SYMBOL,
+                                                             color=MARK_COLOUR, line=dict(width=2))))
     if current is not None:
         data.append(go.Scatter(x=[current, current], y=[0.4, top], mode="lines",
                                name=f"your beta = {current:g}",
@@ -69,6 +73,18 @@ def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray
                              range=[np.log10(betas.min()) - 0.1, np.log10(betas.max()) + 0.1]),
                   yaxis=dict(title="k90", range=[0.4, top], dtick=1 if N <= 12 else None),
                   legend=dict(orientation="h", y=-0.25, x=0))
+
+
+def sweep_caption(converged, marked: bool = True) -> str:
+    """What sweep_chart draws, in words: the markers' fill and colours, and the rings."""
+    kinds = ", ".join(f"{COLOUR_WORDS[c]} {k}" for k, c in KIND_COLOURS.items())
+    text = ("The same query, run to its fixed point at every beta of the slider. Each filled dot "
+            f"is one run, coloured by the kind of fixed point it reaches ({kinds}).")
+    if not np.all(converged):
+        text += " A hollow dot of the same colour is a run that hit the step limit first."
+    if marked:
+        text += f" The large {MARK_COLOUR} rings mark the betas whose fixed points are pictured below."
+    return text
 
 
 def energy_by_gamma(curves: dict[str, np.ndarray], title: str = "Energy per step, by step size",

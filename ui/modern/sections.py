@@ -8,7 +8,8 @@ import math
 import streamlit as st
 
 from hopfield_core import fixed_point_kind, images, k90
-from hopfield_core.metastable import kind_ranges, representative_betas, retrieval_radius
+from hopfield_core.metastable import (kind_ranges, nearest_pattern, representative_betas,
+                                       retrieval_radius)
 
 from .. import budget, charts, figures, layout, state
 from . import cache as modern_cache
@@ -18,7 +19,7 @@ from .settings import BETAS, COMPARE_GAMMAS, COMPARE_STEPS, SETTINGS, TOL, fmt_b
 def intro() -> None:
     st.title("The modern continuous network and metastable states")
     st.caption("Continuous states and a log-sum-exp energy: the inverse temperature β decides "
-               "whether the state ends at one pattern, a blend of a few, or the average of all.")
+               "whether the state ends at one pattern, a blend of a few, or a blend of all.")
 
 
 def explanation() -> None:
@@ -29,8 +30,9 @@ def explanation() -> None:
         "**weighted average of the patterns**, with weights $p = \\mathrm{softmax}(\\beta X\\xi)$: "
         "patterns that resemble $\\xi$ more get exponentially more weight. The **inverse "
         "temperature** $\\beta$ sets how sharp that choice is. At large $\\beta$ one pattern "
-        "takes all the weight and is retrieved (a *single* fixed point). At small $\\beta$ the "
-        "state settles on the average of all patterns (the *global* fixed point). In between, "
+        "takes all the weight and is retrieved (a *single* fixed point). At small $\\beta$ "
+        "every pattern keeps a share and the state settles on a blend of them all (the "
+        "*global* fixed point), the plain average only as $\\beta \\to 0$. In between, "
         "similar patterns share the weight and the state ends as their blend: a **metastable** "
         "state. We count $k_{90}$, the fewest patterns that hold 90 % of the weight.\n\n"
         "The step size $\\gamma$ blends the old state with the average. $\\gamma = 1$ is the "
@@ -71,12 +73,15 @@ def try_this() -> None:
             "start from O with 20 % flips, beta = 10 "
             "([open this setup](?presets=letters/O,letters/Q,letters/X&q_corruption=flip"
             "&q_amount=0.2&beta=10)). The run ends in a 50/50 blend of O and Q: "
-            "k90 = 2, *metastable*. Raise beta to 50: O alone (*single*). Drop it to 1: the "
-            "average of all three (*global*). The sweep shows all three regimes at once.\n"
+            "k90 = 2, *metastable*. Raise beta to 50: O alone (*single*). Drop it to 1: X "
+            "gets weight again, but not an equal share: O 0.40, Q 0.41, X 0.19, so k90 = 3 "
+            "(*global*), a blend that leans on the near-twins O and Q. Only near beta = 0.1 do "
+            "the three weigh about the same (0.34, 0.34, 0.32). The sweep shows all three "
+            "regimes at once.\n"
             "- **The bound is sufficient, not necessary.** With O, Q, X, look at the bound "
-            "table: O and Q differ in only ~10 % of their shape (separation 0.105), so the "
-            "paper's guarantee needs beta >= 70.5, yet at beta = 50 O is already retrieved. "
-            "X, far from both, is guaranteed from beta = 3.6.\n"
+            "table: O and Q are near-twins (overlap 0.895, so separation 1 - 0.895 = 0.105), "
+            "and the paper's guarantee needs beta >= 70.5, yet at beta = 50 O is already "
+            "retrieved. X, far from both, is guaranteed from beta = 3.6.\n"
             "- **One big step or many small ones.** With the default H, O, X at beta = 10, "
             "gamma = 1 settles in 4 steps; set gamma = 0.1 and the same fixed point takes 94 "
             "steps of gradient descent. The energy falls at every step either way."
@@ -121,9 +126,7 @@ def _image_of(x, ps):
 
 def sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
     st.subheader("Sweeping beta: single, metastable, global")
-    st.markdown("The same query, run to its fixed point at every beta of the slider. "
-                "Each point is coloured by the kind of fixed point it reaches; open circles "
-                "hit the step limit first.")
+    intro = st.empty()  # the caption describes the markers the sweep draws: written below
     sweep_steps = budget.sweep_steps(ps.d, ps.N, len(BETAS), max_steps)
     if sweep_steps < max_steps:
         st.caption(f"Each run of the sweep stops after at most {sweep_steps} steps (not "
@@ -132,6 +135,7 @@ def sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
     max_steps = sweep_steps
     sw = modern_cache.sweep(ps.fingerprint, qkey, tuple(BETAS), max_steps, TOL, gamma, ps.X, q)
     sweep_key = (ps.fingerprint, qkey, max_steps, TOL, gamma)
+    intro.markdown(figures_modern.sweep_caption(sw.converged))
     chart = st.container()
     ranges = kind_ranges(sw.betas, sw.kinds)
     parts = [f"**{kind}** at beta = {fmt_beta(lo)}" if lo == hi else
@@ -140,7 +144,7 @@ def sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
     st.markdown("For this query: " + "; ".join(parts) + ".")
     if not sw.converged.all():
         st.warning(f"{int((~sw.converged).sum())} of {len(sw.betas)} runs of the sweep hit the "
-                   "step limit before settling (open circles): raise the step limit or gamma.")
+                   "step limit before settling (hollow dots): raise the step limit or gamma.")
     st.markdown("**The fixed point at three betas** (pick them with the sliders):")
     defaults = representative_betas(sw.betas, sw.kinds)
     cols = st.columns(3)
@@ -171,15 +175,17 @@ def beta_for_all(ps, beta) -> float:
     return float(modern_cache.bound_table(ps.fingerprint, beta, ps.X)[3].max())
 
 
-def bound_section(ps, beta) -> None:
-    """The separation table and what it guarantees at this beta."""
+def bound_section(ps, q, beta) -> None:
+    """The separation table, what it guarantees at this beta, and whether it covers the query."""
     st.subheader("When is retrieval guaranteed? The separation bound")
     sep, bound, ok, need, M = modern_cache.bound_table(ps.fingerprint, beta, ps.X)
     st.markdown(
         "The **separation** $\\Delta_i$ says how far pattern $i$ stands out from its closest "
-        "neighbour. Theorem 4 of Ramsauer et al. guarantees that when $\\Delta_i$ beats the "
-        "bound, every query near $x_i$ is pulled, in one update, to within "
-        "$1/(\\beta N M)$ of $x_i$: the pattern is retrieved.")
+        "neighbour. Ramsauer et al. prove that when $\\Delta_i$ meets the bound below, the small "
+        "sphere $S_i$ of radius $1/(\\beta N M)$ around $x_i$ holds a single fixed point, every "
+        "query that starts inside $S_i$ converges to it, and one update already lands "
+        "exponentially close to it (the larger the separation, the closer). About a query "
+        "outside $S_i$ the theorem says nothing.")
     st.latex(r"\Delta_i = x_i^\top x_i - \max_{j \ne i} x_i^\top x_j \;\ge\; "
              r"\frac{2}{\beta N} + \frac{1}{\beta}\log\!\left(2 (N-1) N \beta M^2\right)")
     if ps.N == 1:
@@ -193,12 +199,17 @@ def bound_section(ps, beta) -> None:
                  column_config={"beta needed": st.column_config.NumberColumn(format="%.4g"),
                                 "separation Delta_i": st.column_config.NumberColumn(format="%.4f"),
                                 "bound at this beta": st.column_config.NumberColumn(format="%.4f")})
+    st.markdown(bound_sentence(ps, beta, ok, need, M))
+    st.markdown(query_sentence(ps, q, beta, ok, M))
+
+
+def bound_sentence(ps, beta, ok, need, M) -> str:
+    """How many patterns meet the bound at this beta, and from which beta the rest do."""
     n_ok = int(ok.sum())
     worst = int(need.argmax())
     radius = retrieval_radius(beta, ps.N, M)
     if n_ok == ps.N:
-        sentence = (f"At beta = {fmt_beta(beta)} all {ps.N} patterns meet the bound: each is "
-                    f"retrieved to within {radius:.3g} of itself from any nearby query.")
+        sentence = f"At beta = {fmt_beta(beta)} all {ps.N} patterns meet the bound."
     else:
         sentence = (f"At beta = {fmt_beta(beta)}, {n_ok} of {ps.N} patterns meet the bound. "
                     f"The bound is sufficient, not necessary: a pattern that misses it may "
@@ -213,7 +224,26 @@ def bound_section(ps, beta) -> None:
     if radius > 1.0:
         sentence += (f" Mind the radius 1/(beta N M) = {radius:.3g}: at this small beta it is "
                      "wider than the gaps between patterns, so the guarantee says little.")
-    st.markdown(sentence)
+    return sentence
+
+
+def query_sentence(ps, q, beta, ok, M) -> str:
+    """The theorem's radius at this beta, and whether the query lies inside it."""
+    radius = retrieval_radius(beta, ps.N, M)
+    i, dist = nearest_pattern(ps.X, q)
+    name = ps.names[i]
+    sentence = (f"The theorem covers a query within 1/(beta N M) = 1/({fmt_beta(beta)} · {ps.N} · "
+                f"{M:.3g}) = {radius:.3g} of a pattern. Your query is {dist:.3g} from {name}, the "
+                "nearest stored pattern, ")
+    if dist > radius:
+        return sentence + ("outside that radius, so the theorem says nothing about it (it may "
+                           "still be retrieved: see the run above).")
+    if ok[i]:
+        return sentence + (f"inside that radius, and {name} meets the bound: the theorem "
+                           f"guarantees that the run converges to the fixed point within "
+                           f"{radius:.3g} of {name}.")
+    return sentence + (f"inside that radius, but {name} misses the bound at this beta, so the "
+                       "theorem says nothing about it.")
 
 
 def step_size_section(ps, q, qkey, beta, gamma) -> None:
