@@ -134,3 +134,41 @@ def retrieval_outcome(v: Verdict, target: int | None) -> str:
     if target is None or v.pattern == target:
         return "yes"
     return "another pattern"
+
+
+# ---------------------------------------------------------------- memory, from the sizes alone
+
+SMALL_BYTES = 2 ** 12  # the small arrays and Python objects of any call
+
+
+def projection_bytes(d_in: int, d_k: int, heads: int = 1, d_v: int | None = None) -> int:
+    """Peak bytes of random_projections: W_Q, W_K and W_V (all three drawn even when tied),
+    and the last one's unscaled draw."""
+    d_v = d_k if d_v is None else d_v
+    return 8 * d_in * heads * (2 * d_k + d_v + max(d_k, d_v)) + SMALL_BYTES
+
+
+def attention_bytes(n_q: int, n_k: int, d_in: int, d_k: int | None = None, heads: int = 1,
+                    d_v: int | None = None) -> int:
+    """Peak bytes of hopfield_attention of n_q queries on n_k keys of d_in values, projected to
+    heads x d_k (d_k None: no projections, d_k = d_v = d_in): the projected queries, keys and
+    values (none without projections: K = V = X), the scores and weights (h x n_q x n_k, three
+    arrays), the output and its merge."""
+    projected = 0 if d_k is None else heads * (n_q * d_k + n_k * (d_k + (d_v or d_k)))
+    d_v = d_in if d_k is None else (d_v or d_k)
+    return 8 * (projected + 3 * heads * n_q * n_k + 2 * n_q * heads * d_v) + SMALL_BYTES
+
+
+def step_gap_bytes(n_q: int, N: int, d: int) -> int:
+    """Peak bytes of hopfield_step_gap: the attention and the Hopfield step of n_q queries
+    (n_q x d each, with the difference and its absolute value) and the network's float64 copy
+    of X with its squares (for the norms)."""
+    return 8 * (4 * n_q * d + 2 * N * d + 4 * n_q * N) + SMALL_BYTES
+
+
+def iterate_bytes(N: int, d: int, steps: int) -> int:
+    """Peak bytes of iterate_attention for `steps` steps: every state in a list, stacked, and
+    the energy's temporaries (four arrays of (T+1) x d), the network's copy of X (with its
+    norms), the (T+1) x N scores and weights, and each state's own Python objects."""
+    per_state = 8 * (4 * d + 5 * N) + 256
+    return per_state * (steps + 1) + 8 * 2 * N * d + SMALL_BYTES

@@ -51,6 +51,11 @@ class DenseAssociativeMemory:
         self.beta = float(beta)
         self.rectified = rectified
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes this network keeps: the patterns, by rows and by columns (network_bytes)."""
+        return self.patterns.nbytes + self._cols.nbytes
+
     def F(self, z: np.ndarray) -> np.ndarray:
         """The interaction function applied to overlaps z."""
         z = np.asarray(z, dtype=np.float64)
@@ -138,3 +143,23 @@ class DenseAssociativeMemory:
             query=q.astype(np.float64), max_steps=max_steps,
             deterministic=(mode == "sync"),
         )
+
+
+# ---------------------------------------------------------------- memory, from the sizes alone
+
+SMALL_BYTES = 2 ** 13  # the small arrays and Python objects of any call
+
+
+def network_bytes(N: int, d: int) -> int:
+    """Bytes a built network keeps: the patterns, by rows and by columns."""
+    return 2 * 8 * N * d
+
+
+def run_bytes(N: int, d: int, steps: int, mode: str = "sync") -> int:
+    """Peak bytes of DenseAssociativeMemory.run (the network built): each state kept in a list
+    (and, synchronous, as a cycle key), stacked, its copy for the energy and the (T+1, N)
+    overlaps with their temporaries; a synchronous step compares d x N overlaps with neuron i
+    set each way (about eight d x N arrays), an asynchronous one B x N."""
+    per_state = 8 * d * (3 + (mode == "sync")) + 4 * 8 * N + 256  # + the state's objects
+    step = 8 * 8 * d * N if mode == "sync" else 8 * 8 * d
+    return per_state * (steps + 1) + step + SMALL_BYTES

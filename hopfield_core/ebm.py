@@ -217,3 +217,14 @@ class Trainer:
             if self.held_out is not None:
                 self.held.append(_nll(self.X, self.held_out, self.beta))
         return self
+
+
+# ------------------------------------------------------------------ memory, from the sizes alone
+
+def train_bytes(n: int, N: int, d: int, steps: int, held: int = 0, keep_path: bool = True) -> int:
+    """Peak bytes of Trainer(X0 (N, d), data (n, d), held_out (held, d)).step(steps): the
+    patterns with Adam's moments and gradient and one step's temporaries (about a dozen arrays
+    of N x d), the (n + held) x N scores, the NLL after every step, and the patterns at every
+    step when keep_path (float64 data is used as given, not copied)."""
+    path = (8 * N * d + 256) * (steps + 1) if keep_path else 0
+    return 8 * 12 * N * d + 8 * 3 * (n + held) * N + path + 64 * (steps + 1) + 2 ** 13

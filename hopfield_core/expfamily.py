@@ -53,13 +53,16 @@ BETA_MIN, BETA_MAX = 1e-3, 1e3
 MAX_ABS = 1e3        # the largest entry of K, q or Z
 MAX_LAYERS = 20
 MAX_SIZE = 2000      # the most tokens, keys or features
+MAX_FEATURES = 4096  # ... but a key or query may have this many features (the app's largest
+                     # image has d = 3 x 32 x 32 = 3072 values)
 LN_EPS = 1e-5        # torch's default
 CLOUDS = ("blob", "two clusters", "ring", "offset blob")
 
 
 # ------------------------------------------------------------------ checks
 
-def _matrix(A, name: str, max_abs: float = MAX_ABS, ndim: int = 2) -> np.ndarray:
+def _matrix(A, name: str, max_abs: float = MAX_ABS, ndim: int = 2,
+            max_cols: int = MAX_SIZE) -> np.ndarray:
     A = np.asarray(A)
     if A.ndim != ndim or A.size == 0:
         raise ValueError(f"{name} must be a non-empty {ndim}-D array, got shape {A.shape}")
@@ -70,8 +73,9 @@ def _matrix(A, name: str, max_abs: float = MAX_ABS, ndim: int = 2) -> np.ndarray
     if bad.size:
         at = ", ".join(str(i) for i in bad[0])
         raise ValueError(f"{name} holds {A[tuple(bad[0])]} at [{at}]: every entry must be finite")
-    if max(A.shape) > MAX_SIZE:
-        raise ValueError(f"{name} has shape {A.shape}; at most {MAX_SIZE} rows and columns")
+    if max(A.shape[:-1], default=0) > MAX_SIZE or A.shape[-1] > max_cols:
+        raise ValueError(f"{name} has shape {A.shape}; at most {MAX_SIZE} rows and "
+                         f"{max_cols} columns")
     big = np.max(np.abs(A))
     if big > max_abs:
         raise ValueError(f"{name} has an entry of size {big:.3g}; at most {max_abs:g}")
@@ -92,7 +96,8 @@ def _whole(v, what: str, lo: int, hi: int) -> int:
 
 
 def _keys_query(K, q, beta):
-    K, q = _matrix(K, "the keys K"), _matrix(q, "the query q", ndim=1)
+    K = _matrix(K, "the keys K", max_cols=MAX_FEATURES)
+    q = _matrix(q, "the query q", ndim=1, max_cols=MAX_FEATURES)
     if q.shape != (K.shape[1],):
         raise ValueError(f"the query must have shape ({K.shape[1]},) to match the keys, "
                          f"got {q.shape}")
@@ -280,3 +285,19 @@ def attention_layers(K, Z, beta: float, layers: int, weights=None) -> np.ndarray
         Z = softmax(beta * ((Z @ W_Q) @ keys.T)) @ values  # (n, N) @ (N, d)
         out.append(Z)
     return np.stack(out)
+
+
+# ------------------------------------------------------------------ memory, from the sizes alone
+
+def family_bytes(N: int, d: int, hessian: bool = False) -> int:
+    """Peak bytes of one call of section 1 on N keys of d features: the checked copy of K
+    and the weighted keys B (with K - m), about four N x d arrays, and B B^T; with hessian,
+    log_normalizer_hessian's d x d B^T B, its transpose sum and its half (three d x d)."""
+    return 8 * (4 * N * d + 2 * N * N + (3 * d * d if hessian else 0) + 4 * d) + 2 ** 12
+
+
+def layers_bytes(n: int, d: int, layers: int) -> int:
+    """Peak bytes of token_layers (or attention_layers) for n tokens of d features: every
+    layer's cloud in a list and stacked, and one layer's n x n scores with the softmax's
+    temporaries (three of them) and Z + attn(Z)."""
+    return 8 * (2 * n * d * (layers + 1) + 3 * n * n + 3 * n * d) + 128 * (layers + 1) + 2 ** 12

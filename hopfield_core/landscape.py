@@ -20,7 +20,7 @@ from .analysis import classify_binary
 from .modern import ModernHopfield
 
 MAX_EXHAUSTIVE_D = 16          # 2^16 = 65536 states: enumerated in a blink
-GRID_CHUNK_VALUES = 2 ** 21    # at most this many floats per batch of states
+GRID_CHUNK_VALUES = 2 ** 19    # at most this many floats per batch of states (4 MB of float64)
 BINARY_KINDS = ("stored", "mirror", "mixture", "spurious")
 
 
@@ -326,3 +326,32 @@ def unique_points(x: np.ndarray, y: np.ndarray, decimals: int = 9):
 def state_string(state) -> str:
     """A bipolar state as + and - signs."""
     return "".join("+" if v > 0 else "-" for v in np.asarray(state))
+
+
+# ---------------------------------------------------------------- memory, from the sizes alone
+
+SMALL_BYTES = 2 ** 14  # the small arrays and Python objects of any call
+
+
+def grid_bytes(points: int, d: int, N: int, itemsize: int = 8) -> int:
+    """Peak bytes of plane_energy_grid (or world_energy_grid, d = 2) over `points` grid points
+    with a network of N patterns: the grid's coordinates and energies (six values a point),
+    and one chunk of states lifted into R^d (two arrays of its size while they are made) with
+    the energy's temporaries (two more)."""
+    k = min(points, max(1, GRID_CHUNK_VALUES // max(d, 1)))  # states in a chunk
+    return 8 * 6 * points + k * d * (16 + 2 * itemsize) + 3 * 8 * k * N + SMALL_BYTES
+
+
+def line_bytes(points: int, d: int, N: int, betas: int = 1) -> int:
+    """Peak bytes of slice_energies (or one grid of barrier) at `points` points of a line in
+    R^d: the points (two more arrays of their size while they are made, or the energy's
+    xi * xi after), the (points, N) scores and the energies for each beta."""
+    return 3 * 8 * points * d + 3 * 8 * points * N + 8 * points * (betas + 1) + SMALL_BYTES
+
+
+def binary_bytes(d: int, N: int) -> int:
+    """Peak bytes of binary_landscape for d neurons: the 2^d states, the energy's temporaries
+    (about three arrays of their size) or the flip-neighbour table (2^d x d indices and
+    energies), and the (2^d, N) overlaps of the dense energy."""
+    states = 2 ** d
+    return 32 * states * d + 4 * 8 * states * N + SMALL_BYTES

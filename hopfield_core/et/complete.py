@@ -73,6 +73,19 @@ class ETCompleter:
                           tokens=X.float().cpu().numpy())
 
 
+def complete_bytes(cfg, steps: int | None = None) -> int:
+    """Peak bytes of ETCompleter.complete for `steps` steps (cfg.steps by default), on the CPU:
+    each step's tokens (N x D float32) kept in a list and concatenated, the decoded patches of
+    every step (N x P, with the readout's and the clamp's copies: four of them) and the frames
+    (H x W x 3, unpatchified and copied out), plus one step's attention scores (H x N x N),
+    token-sized temporaries and Hopfield scores (N x K)."""
+    T = cfg.steps if steps is None else steps
+    N, D, P, H = cfg.n_patches, cfg.dim, cfg.patch_dim, cfg.heads
+    per_step = 4 * (2 * N * D + 4 * N * P + 2 * cfg.image_size ** 2 * cfg.channels)
+    one_step = 4 * (4 * H * N * N + 8 * N * D + 2 * N * cfg.memories)
+    return per_step * (T + 1) + one_step + 2 ** 16
+
+
 def pick_device(device: str | torch.device | None = None) -> torch.device:
     if device is not None:
         return torch.device(device)

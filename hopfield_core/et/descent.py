@@ -68,11 +68,29 @@ def energy_rate(model: EnergyTransformer, x: torch.Tensor, mask: torch.Tensor | 
 
 def spectrum(model: EnergyTransformer, x: torch.Tensor) -> dict:
     """The eigenvalues of M (by autograd, `metric`) over all tokens of x (N, D): the smallest,
-    the smallest once the zero mode of each token is set aside, and the largest."""
+    the smallest once the zero mode of each token is set aside, and the largest. M is
+    block-diagonal, one block a token, so TOKENS_AT_ONCE tokens are taken at a time: the same
+    eigenvalues, a quarter of the memory of all 64 at once (spectrum_bytes)."""
     device = model.ln_gamma.device
     dtype = torch.float32 if device.type == "mps" else torch.float64  # MPS has no float64
-    with torch.enable_grad():
-        M = metric(model, torch.as_tensor(x).detach().to(device, dtype))
-    eig = torch.linalg.eigvalsh(M.detach().cpu().double())  # (N, D), ascending per token
+    x = torch.as_tensor(x).detach().to(device, dtype)
+    parts = []
+    for start in range(0, x.shape[0], TOKENS_AT_ONCE):
+        with torch.enable_grad():
+            M = metric(model, x[start:start + TOKENS_AT_ONCE])
+        parts.append(torch.linalg.eigvalsh(M.detach().cpu().double()))  # ascending per token
+        del M
+    eig = torch.cat(parts)  # (N, D)
     return {"smallest": float(eig[:, 0].min()), "second": float(eig[:, 1].min()),
             "largest": float(eig[:, -1].max()), "tokens": int(x.shape[0]), "dim": int(x.shape[1])}
+
+
+TOKENS_AT_ONCE = 16  # tokens whose D x D blocks of M are formed together
+
+
+def spectrum_bytes(N: int, D: int) -> int:
+    """Peak bytes of `spectrum` for N tokens of D features: for TOKENS_AT_ONCE tokens, the D
+    copies of them with the layer norm's saved intermediates and gradients (about eight arrays
+    of D x n x D float64, as many as the process's memory grows by), and the eigenvalues."""
+    n = min(N, TOKENS_AT_ONCE)
+    return 8 * 8 * D * n * D + 2 * 8 * N * D + 2 ** 16

@@ -50,6 +50,20 @@ def image_data(items, size: int, colour: bool) -> np.ndarray:
                      for s in items])
 
 
+def image_note(n: int, N: int, d: int, steps: int) -> str | None:
+    """A sentence when training N patterns on n images of d values would not fit in one run's
+    memory (budget.RUN_BYTES), else None."""
+    return budget.over(ebm.train_bytes(n, N, d, steps, keep_path=False),
+                       f"Learning {N} patterns from {n} images of d = {d} values",
+                       "Fewer patterns or a smaller image size in the sidebar bring it back.")
+
+
+def plane_note(n: int, N: int, per_frame: int) -> str | None:
+    """The same for the points in the plane: n points (a quarter held out), every frame kept."""
+    return budget.over(ebm.train_bytes(n, N, 2, FRAMES * per_frame),
+                       f"Learning {N} patterns from {n} points", "Fewer points bring it back.")
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def image_run(key: tuple, N: int, beta: float, lr: float, steps: int, seed: int, _data):
     """(learned patterns, NLL per step, Adam steps run, note or None). key names the data

@@ -73,6 +73,10 @@ def plane_section() -> None:
         apply_click()
     my_points_bar(c)
     pts = tuple(SETTINGS["pts"]) if c["name"] == "mine" else ()
+    note = cache.plane_note(len(pts) if c["name"] == "mine" else c["n"], c["N"], c["per_frame"])
+    if note:
+        st.warning(note, icon=":material/memory:")
+        return
     try:
         run = cache.plane_run(c["name"], c["n"], c["seed"], pts, c["N"], c["beta"], c["lr"],
                               c["per_frame"])
@@ -148,6 +152,10 @@ def images_section() -> None:
                    "(or store more in the sidebar).")
         return
     data = cache.image_data(items, size, colour)
+    note = cache.image_note(len(data), N, data.shape[1], steps)
+    if note:
+        st.warning(note, icon=":material/memory:")
+        return
     key = (tuple(s.key for s in items), size, colour)
     X, history, ran, note = cache.image_run(key, N, beta, lr, steps, seed, data)
     if note:

@@ -7,7 +7,7 @@ import streamlit as st
 from hopfield_core import expfamily as ef
 from hopfield_core.analysis import energy_rises
 
-from .. import charts, figures, state, widgets
+from .. import budget, charts, figures, state, widgets
 from . import autograd
 from . import figures as figs
 from .settings import CLOUDS, SETTINGS
@@ -29,6 +29,12 @@ def family_section() -> None:
     ps = state.patterns(binary=False)
     if ps.N == 0:
         st.info("Store at least one pattern in the sidebar: they are the keys.")
+        return
+    note = budget.over(ef.family_bytes(ps.N, ps.d, ps.d <= HESSIAN_MAX_D),
+                       f"The attention family of {ps.N} keys of d = {ps.d} values",
+                       "A smaller image size in the sidebar brings it back.")
+    if note:
+        st.warning(note, icon=":material/memory:")
         return
     K = ps.X
     q, _ = state.query(ps)
@@ -68,6 +74,11 @@ def cloud_section() -> None:
     with st.container(key="controls_attention_family"):
         name, dim, n = _columns(["cloud", "dim", "n"])
         beta, layers, seed = _columns(["cbeta", "layers", "seed"])
+    note = budget.over(2 * ef.layers_bytes(int(n), int(dim), int(layers)),
+                       f"{int(layers)} layers of {int(n)} tokens", "Fewer tokens bring it back.")
+    if note:
+        st.warning(note, icon=":material/memory:")
+        return
     plain, normed = cloud_layers(name, int(n), int(dim), int(seed), float(beta), int(layers))
     s_plain, s_normed = ef.spreads(plain), ef.spreads(normed)
     sv = {k: np.array([ef.top_singular_value(Z) for Z in Zs])

@@ -7,10 +7,35 @@ import streamlit as st
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
 from hopfield_core import landscape
 
+from .. import budget
+
 WORLD_GRID = 121    # points a side of the 2-D world's energy grid
 PLANE_GRID = 61     # points a side of the image-plane grid
 SLICE_POINTS = 301  # points on t in [-0.25, 1.25]
 SLICE_RANGE = (-0.25, 1.25)
+BARRIER_POINTS = 401  # landscape.barrier's grid
+SMALLER_IMAGE = "A smaller image size in the sidebar brings it back."
+
+
+# ---------------------------------------------------------------- what each computation may cost
+
+def plane_note(d: int, N: int, itemsize: int = 8) -> str | None:
+    """A sentence when the plane's energy grid would not fit in one run's memory, else None."""
+    return budget.over(landscape.grid_bytes(PLANE_GRID ** 2, d, N, itemsize),
+                       "The energy on this plane", SMALLER_IMAGE)
+
+
+def slice_note(d: int, N: int, betas: int) -> str | None:
+    """The same for the line between two patterns and its barriers (one beta at a time)."""
+    need = max(landscape.line_bytes(SLICE_POINTS, d, N, betas),
+               landscape.line_bytes(BARRIER_POINTS, d, N)) + 8 * betas * SLICE_POINTS
+    return budget.over(need, "The energy along this line", SMALLER_IMAGE)
+
+
+def binary_note(d: int, N: int) -> str | None:
+    """The same for every state of a small binary network."""
+    return budget.over(landscape.binary_bytes(d, N), f"Every one of the 2^{d} states",
+                       "Fewer neurons d bring it back.")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -54,6 +54,11 @@ def show(ps) -> None:
         st.error(str(e))
         explain()
         return
+    note = cache.plane_note(ps.d, ps.N, ps.X.dtype.itemsize)
+    if note:
+        st.warning(note, icon=":material/memory:")
+        explain()
+        return
     q, qkey = state.query(ps)
     traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps)
     pc, tc = plane.project(ps.X), plane.project(traj.states)

@@ -43,6 +43,11 @@ def show(ps) -> None:
         explain()
         return
     betas = tuple(sorted(float(v) for v in betas))
+    note = cache.slice_note(ps.d, ps.N, len(betas))
+    if note:
+        st.warning(note, icon=":material/memory:")
+        explain()
+        return
     ts, E, bars = cache.line_slice(ps.fingerprint, a, b, betas, ps.X)
     key = ("landscape", "slice", ps.fingerprint, a, b, betas, ps.names[a], ps.names[b])
     charts.plot(st, state.shared(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],

@@ -1,0 +1,501 @@
+"""No student can fill the shared server's memory: every heavy computation estimates its peak
+bytes from its sizes before it runs (the core's estimators, combined in ui.budget), and is
+capped or refused within budget.RUN_BYTES with a sentence that names the limit.
+
+1. Each estimate bounds the peak it describes, measured (tracemalloc for NumPy, torch's profiler
+   for PyTorch), and is not absurdly large: measured <= estimate <= 3 x measured, at the
+   sidebar's default size (16 x 16 grey, 3 patterns) and at the largest a link can ask for
+   (32 x 32 in colour, d = 3072, a store of 40 patterns).
+2. The caps: a run is cut to what fits, and a network that cannot fit is refused.
+3. The pages: a link at the largest values stays within RUN_BYTES (the whole rerun, traced),
+   or shows the refusal sentence.
+benchmarks/bench_page_memory.py prints the heaviest case of each page beside its estimate.
+"""
+from __future__ import annotations
+
+import math
+import pickle
+import tracemalloc
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pytest
+import streamlit as st
+
+from hopfield_core import (ClassicalHopfield, DenseAssociativeMemory, ModernHopfield, analysis,
+                           classical, compare, dense, ebm, ebm_data, expfamily, hopfield_attention,
+                           landscape, metastable)
+from tests.app.conftest import open_app
+from ui import budget, dynamics_view, state
+from ui.state import PatternSet
+
+SMALL = dict(d=256, N=3, shape=(16, 16))        # the sidebar's default: H, O, X at 16 x 16
+LARGE = dict(d=3072, N=40, shape=(32, 32, 3))   # the largest: 32 x 32 in colour, a full store
+SIZES = {"small": SMALL, "large": LARGE}
+
+
+# ---------------------------------------------------------------- measuring
+
+def traced_peak(fn: Callable) -> int:
+    """Peak bytes NumPy and Python allocate while fn() runs (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def torch_peak(fn: Callable) -> int:
+    """Peak bytes of PyTorch's CPU tensors while fn() runs: the profiler records each
+    allocation and free; their running sum, in time order, peaks here."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        fn()
+    events = sorted((e for e in prof.events() if e.self_cpu_memory_usage),
+                    key=lambda e: e.time_range.start)
+    live = peak = 0
+    for e in events:
+        live += e.self_cpu_memory_usage
+        peak = max(peak, live)
+    return peak
+
+
+@dataclass(frozen=True)
+class Case:
+    """One heavy computation at one size: what it is, how to run it, its estimate."""
+
+    page: str
+    what: str
+    run: Callable
+    estimate: int
+    torch: bool = False  # measured by torch's profiler (else tracemalloc)
+
+    def measure(self) -> int:
+        return torch_peak(self.run) if self.torch else traced_peak(self.run)
+
+
+def bipolar(N: int, d: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).choice([-1.0, 1.0], size=(N, d))
+
+
+def unit_rows(N: int, d: int, seed: int = 0) -> np.ndarray:
+    X = np.random.default_rng(seed).standard_normal((N, d))
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+def app_run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, **kwargs) -> tuple:
+    """What ui.state.run and ui.dynamics_view make of one run, without Streamlit: the network
+    built, the run, the trajectory pickled into st.cache_data and read back, and the player's
+    frames and overlaps, pickled into theirs. Returns what the caches keep."""
+    traj = state.build_model(kind, ps.X, cfg).run(q, **kwargs)
+    kept = pickle.dumps(traj)
+    pickle.loads(kept)
+    shown = pickle.dumps((dynamics_view.frames_of(traj, ps), analysis.overlaps(traj.states, ps.X)))
+    return kept, shown
+
+
+def page_runs(runs: list, binary: PatternSet, continuous: PatternSet, q, qc, pixels: int):
+    """(the runs of one page, one after the other, each kept as the caches keep it; the sum of
+    their estimates). runs: (kind, cfg, mode, steps, run kwargs)."""
+    def run():
+        return [app_run(kind, cfg, continuous if kind == "modern" else binary,
+                        qc if kind == "modern" else q, max_steps=steps, **kw)
+                for kind, cfg, mode, steps, kw in runs]
+    return run, sum(budget.run_bytes(kind, mode, binary.d, binary.N, steps, cfg, pixels)
+                    for kind, cfg, mode, steps, kw in runs)
+
+
+# ---------------------------------------------------------------- the heavy computations
+
+def cases(size: str) -> list[Case]:
+    """Every heavy computation of the pages at `size`, with the largest steps a run may take
+    there (the caps of ui.budget) and its estimate."""
+    d, N, shape = SIZES[size]["d"], SIZES[size]["N"], SIZES[size]["shape"]
+    pixels = shape[0] * shape[1]
+    Xb, Xc = bipolar(N, d), unit_rows(N, d)
+    q = Xb[0].copy()
+    q[: d // 4] *= -1
+    qc = Xc[0] + 0.3 / math.sqrt(d)
+    binary = PatternSet(Xb, shape, tuple(f"x{i}" for i in range(N)), True, f"b{size}")
+    continuous = PatternSet(Xc, shape, binary.names, False, f"c{size}")
+    out: list[Case] = []
+
+    for rule in classical.LEARNING_RULES:
+        out.append(Case("classical", f"network built, {rule} rule",
+                        lambda rule=rule: ClassicalHopfield(Xb, learning_rule=rule),
+                        classical.build_bytes(N, d, rule)))
+    hebb = ClassicalHopfield(Xb)
+    for mode in ("sync", "async"):  # at T = 1 a run never settles: all its steps are taken
+        steps = budget.run_cap("classical", mode, d, N, 200, cfg={}, pixels=pixels)[0]
+        out.append(Case("classical", f"run, {mode}, {steps} steps",
+                        lambda mode=mode, steps=steps: hebb.run(q, mode=mode, max_steps=steps,
+                                                               rng=0, temperature=1.0),
+                        classical.run_bytes(N, d, steps, mode)))
+        out.append(Case("classical", f"run as the page makes it, {mode}, {steps} steps",
+                        lambda mode=mode, steps=steps: app_run(
+                            "classical", {}, binary, q, mode=mode, max_steps=steps, rng=0,
+                            temperature=1.0),
+                        budget.run_bytes("classical", mode, d, N, steps, {}, pixels)))
+    for mode in ("sync", "async"):
+        steps = min(5, budget.run_cap("dense", mode, d, N, 200, 0.5, pixels=pixels)[0])
+        net = DenseAssociativeMemory(Xb, degree=10)
+        out.append(Case("dense", f"run, degree 10, {mode}, {steps} steps",
+                        lambda mode=mode, steps=steps, net=net: net.run(
+                            q, mode=mode, max_steps=steps, rng=0, readable=True),
+                        dense.run_bytes(N, d, steps, mode)))
+    def capped(kind, mode, share, cfg, requested=200):
+        return budget.run_cap(kind, mode, d, N, requested, share, cfg, pixels)[0]
+
+    hot = dict(mode="sync", rng=0, temperature=1.0)  # never settles: every step is taken
+    steady = dict(tol=0.0, gamma=0.001)
+    poly, expo = {"interaction": "polynomial", "degree": 10}, {"interaction": "exponential"}
+    for page, runs in (
+            ("dense", [("dense", poly, "sync", min(5, capped("dense", "sync", 0.5, poly)),
+                        dict(mode="sync", rng=0)),
+                       ("classical", {}, "sync", capped("classical", "sync", 0.5, {}), hot)]),
+            ("side_by_side", [  # the shares of app_pages/side_by_side.py
+                ("classical", {}, "sync", capped("classical", "sync", 0.3, {}), hot),
+                ("dense", poly, "sync", min(5, capped("dense", "sync", 0.3, poly)),
+                 dict(mode="sync", rng=0)),
+                ("dense", expo, "sync", min(5, capped("dense", "sync", 0.3, expo)),
+                 dict(mode="sync", rng=0)),
+                ("modern", {"beta": 1.0}, "", capped("modern", "", 0.1, {"beta": 1.0}),
+                 steady)])):
+        fn, need = page_runs(runs, binary, continuous, q, qc, pixels)
+        out.append(Case(page, "every run of the page, as the page makes them", fn, need))
+    long = budget.run_cap("modern", "", d, N, 2000, pixels=pixels)[0]
+    slow = ModernHopfield(Xc, beta=1.0)  # gamma = 0.001 and tol = 0: every step is taken
+    out.append(Case("modern", f"run, {long} steps",
+                    lambda: slow.run(qc, max_steps=long, tol=0.0, gamma=0.001),
+                    budget.modern_run_bytes(N, d, long)))
+    out.append(Case("modern", f"run as the page makes it, {long} steps",
+                    lambda: app_run("modern", {"beta": 1.0}, continuous, qc, max_steps=long,
+                                    tol=0.0, gamma=0.001),
+                    budget.run_bytes("modern", "", d, N, long, {"beta": 1.0}, pixels)))
+    betas = [float(b) for b in metastable.log_grid(0.1, 1e4)]
+    sweep = budget.sweep_steps(d, N, len(betas), 2000)
+    out.append(Case("modern", f"beta sweep, {len(betas)} runs of {sweep} steps",
+                    lambda: metastable.beta_sweep(Xc, qc, betas, max_steps=sweep, tol=0.0,
+                                                  gamma=0.001),
+                    budget.sweep_bytes(d, N, len(betas), sweep)))
+
+    plane = landscape.pca_plane(Xc) if N >= 3 else None
+    axis = landscape.grid_axis(-1, 1, 61)
+    out.append(Case("landscape", "energy on a plane, 61 x 61",
+                    lambda: landscape.plane_energy_grid(ModernHopfield(Xc, 10.0).energy, plane,
+                                                        axis, axis),
+                    landscape.grid_bytes(61 * 61, d, N)))
+    ts = np.linspace(-0.25, 1.25, 301)
+    out.append(Case("landscape", "a line between two patterns, 4 betas",
+                    lambda: landscape.slice_energies(Xc, 0, 1, ts, [2.0, 5.0, 20.0, 50.0]),
+                    landscape.line_bytes(301, d, N, 4)))
+    out.append(Case("landscape", "barrier on the line", lambda: landscape.barrier(Xc, 0, 1, 5.0),
+                    landscape.line_bytes(401, d, N)))
+    bd = 10 if size == "small" else landscape.MAX_EXHAUSTIVE_D
+    for name, net in (("classical", ClassicalHopfield(bipolar(5, bd))),
+                      ("dense", DenseAssociativeMemory(bipolar(5, bd), degree=3))):
+        out.append(Case("landscape", f"every state, d = {bd}, {name}",
+                        lambda net=net: landscape.binary_landscape(net),
+                        landscape.binary_bytes(bd, 5)))
+    points = ModernHopfield(unit_rows(6, 2), 5.0)
+    world = landscape.grid_axis(-2, 2, 121)
+    out.append(Case("landscape", "the 2-D world, 121 x 121",
+                    lambda: landscape.world_energy_grid(points, world, world),
+                    landscape.grid_bytes(121 * 121, 2, 6)))
+
+    Q = np.vstack([qc, Xc + 0.1])  # the query and every stored pattern, corrupted
+    dk, heads = (16, 1) if size == "small" else (64, 4)
+    proj = compare.random_projections(d, dk, heads=heads, seed=0)
+    out.append(Case("attention", f"projections, d_k = {dk}, {heads} heads",
+                    lambda: compare.random_projections(d, dk, heads=heads, seed=0),
+                    compare.projection_bytes(d, dk, heads)))
+    out.append(Case("attention", f"attention of {len(Q)} queries, projected",
+                    lambda: hopfield_attention(Q, Xc, Xc, beta=0.1, heads=heads,
+                                               return_weights=True, W_Q=proj.W_Q,
+                                               W_K=proj.W_K, W_V=proj.W_V),
+                    compare.attention_bytes(len(Q), N, d, dk, heads)))
+    out.append(Case("attention", "PyTorch's check of it", lambda: _torch_check(Q, Xc, heads, proj),
+                    budget.attention_check_bytes(len(Q), N, d, dk, heads), torch=True))
+    out.append(Case("attention", "attention = Hopfield step, checked",
+                    lambda: compare.hopfield_step_gap(Q, Xc, 0.1),
+                    compare.step_gap_bytes(len(Q), N, d)))
+    out.append(Case("attention", "iterated, T = 50", lambda: compare.iterate_attention(qc, Xc, 50),
+                    compare.iterate_bytes(N, d, 50)))
+
+    n_img = N  # one image a pattern: the page's largest
+    adam = budget.learn_cap(n_img, N, d, 400)[0]
+    out.append(Case("learning", f"{N} patterns from {n_img} images, {adam} Adam steps",
+                    lambda: ebm.Trainer(ebm_data.initial_patterns(N, d, 0, 0.1), Xc, 1.0, 0.05,
+                                        keep_path=False).step(adam),
+                    ebm.train_bytes(n_img, N, d, adam, keep_path=False)))
+    n_pts, n_pat, per_frame = (300, 6, 5) if size == "small" else (1000, 16, 10)
+    train, held = ebm_data.split(ebm_data.dataset("clusters", n_pts, 0), 0.25, 0)
+    out.append(Case("learning", f"{n_pat} patterns from {n_pts} points, every frame kept",
+                    lambda: ebm.Trainer(ebm_data.initial_patterns(n_pat, 2, 0), train, 2.0, 0.05,
+                                        held_out=held).step(60 * per_frame),
+                    ebm.train_bytes(len(train), n_pat, 2, 60 * per_frame, len(held))))
+
+    hessian = d <= 256
+    out.append(Case("attention_family", f"the family of {N} keys, d = {d}",
+                    lambda: _family(Xc, qc, hessian), expfamily.family_bytes(N, d, hessian)))
+    out.append(Case("attention_family", "its gradient (and Hessian) by autograd",
+                    lambda: _family_autograd(Xc, qc, hessian),
+                    _autograd().peak_bytes(N, d, hessian), torch=True))
+    n_tok, dim, layers = (32, 3, 10) if size == "small" else (200, 3, expfamily.MAX_LAYERS)
+    cloud = expfamily.token_cloud("blob", n_tok, dim, 0)
+    out.append(Case("attention_family", f"{layers} layers of {n_tok} tokens, with and without LN",
+                    lambda: (expfamily.token_layers(cloud, layers, 1.0),
+                             expfamily.token_layers(cloud, layers, 1.0, layer_norm=True)),
+                    2 * expfamily.layers_bytes(n_tok, dim, layers)))
+    return out + et_cases(size)
+
+
+def et_cases(size: str) -> list[Case]:
+    """The Energy Transformer: a completion of T steps and one spectrum of M."""
+    from hopfield_core.et import load_pretrained
+    from hopfield_core.et.complete import complete_bytes
+    from hopfield_core.et.descent import spectrum, spectrum_bytes
+    from hopfield_core.et.masks import random_mask
+    from hopfield_core.presets import preset_image
+    from ui.et.settings import MAX_STEPS
+
+    et = _et(load_pretrained)
+    image, mask = preset_image("photos", "coffee", et.cfg.image_size), random_mask(et.cfg.grid, 0.5, 0)
+    T = et.cfg.steps if size == "small" else MAX_STEPS
+    tokens = et.complete(image, mask, steps=2).tokens[-1]
+    return [Case("energy_transformer", f"completion, T = {T}",
+                 lambda: et.complete(image, mask, steps=T), complete_bytes(et.cfg, T), torch=True),
+            Case("energy_transformer", "the spectrum of M on one step's tokens",
+                 lambda: spectrum(et.model, tokens), spectrum_bytes(*tokens.shape), torch=True)]
+
+
+_ET = []
+
+
+def _et(load):
+    if not _ET:
+        _ET.append(load("cpu"))
+    return _ET[0]
+
+
+def _torch_check(Q, X, heads, proj):
+    from ui.compare_cache import torch_attention
+
+    return torch_attention(Q, X, X, 0.1, heads, proj)
+
+
+def _family(K, q, hessian):
+    """Section 1 of the exponential-family page: every number it shows."""
+    out = [expfamily.attention_weights(K, q, 8.0), expfamily.log_normalizer(K, q, 8.0),
+           expfamily.log_normalizer_grad(K, q, 8.0), expfamily.hessian_spectrum(K, q, 8.0)]
+    if hessian:
+        out.append(expfamily.log_normalizer_hessian(K, q, 8.0))
+    return out
+
+
+def _autograd():
+    from ui.expfamily import autograd  # imports torch
+
+    return autograd
+
+
+def _family_autograd(K, q, hessian):
+    autograd = _autograd()
+    return autograd.grad(K, q, 8.0), autograd.hessian(K, q, 8.0) if hessian else None
+
+
+def _ids(size):
+    return [f"{c.page}: {c.what}" for c in cases(size)]
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_every_estimate_bounds_the_measured_peak(size):
+    """measured <= estimate <= 3 x measured for every heavy computation at this size."""
+    report = []
+    for case in cases(size):
+        measured = case.measure()
+        ok = measured <= case.estimate <= 3 * measured
+        report.append(f"{'ok ' if ok else 'BAD'} {case.page}: {case.what}: measured "
+                      f"{measured / 1e6:.3f} MB, estimate {case.estimate / 1e6:.3f} MB")
+    assert all(line.startswith("ok") for line in report), "\n".join(report)
+
+
+def test_at_the_largest_size_every_case_fits_in_one_run():
+    assert all(c.estimate <= budget.RUN_BYTES for c in cases("large")), \
+        [(c.page, c.what, c.estimate) for c in cases("large") if c.estimate > budget.RUN_BYTES]
+
+
+# ---------------------------------------------------------------- the caps
+
+def test_memory_cuts_a_long_run_at_the_largest_size_and_says_which_limit():
+    d, pixels = 3072, 1024  # 32 x 32 in colour
+    steps, note = budget.run_cap("modern", "", d, 3, 2000, pixels=pixels)
+    assert steps < budget.max_steps("modern", "", d, 3)  # memory binds before the CPU here
+    assert budget.run_bytes("modern", "", d, 3, steps, pixels=pixels) <= budget.RUN_BYTES
+    assert budget.run_bytes("modern", "", d, 3, steps + 1, pixels=pixels) > budget.RUN_BYTES
+    assert note.startswith(f"This run stopped at {steps} steps, not the 2000 you asked for")
+    assert "150 MB of the class's shared server's memory" in note and "smaller image size" in note
+    assert budget.run_cap("modern", "", d, 3, 2000, pixels=pixels) == (steps, note)  # deterministic
+    assert budget.run_cap("modern", "", 256, 3, 2000, pixels=256)[1] is None  # the default size: all
+
+
+def test_the_cpu_note_stays_where_the_cpu_binds_first():
+    steps, note = budget.run_cap("classical", "async", 3072, 40, 200, pixels=1024)
+    assert (steps, note) == budget.cap("classical", "async", 3072, 40, 200)
+
+
+def test_a_network_too_large_for_the_memory_is_refused(monkeypatch):
+    monkeypatch.setattr(budget, "RUN_BYTES", 50 * budget.MB)
+    steps, note = budget.run_cap("classical", "sync", 3072, 40, 30, cfg={"learning_rule": "storkey"})
+    assert steps == 0
+    need = budget.megabytes(budget.run_bytes("classical", "sync", 3072, 40, 1,
+                                             {"learning_rule": "storkey"}))
+    assert note == (f"The classical network at d = 3072 neurons with 40 patterns would need about "
+                    f"{need} of memory, more than the 50 MB of the class's shared server that one "
+                    "computation may use. A smaller image size in the sidebar (or fewer stored "
+                    "patterns) brings it back.")
+
+
+def test_the_kept_networks_stay_within_their_bytes():
+    """ui.state keeps built networks while they hold at most MODELS_BYTES together; the one
+    just built always stays."""
+    state._models.clear()
+    X = bipolar(40, 3072)
+    for i in range(9):  # nine 39 MB Hebbian networks of d = 3072: 350 MB in all
+        Xi = X.copy()
+        Xi[0, i] *= -1
+        state.model_for("classical", (("learning_rule", "hebbian"),), f"fp{i}", Xi)
+        assert state.models_bytes() <= budget.MODELS_BYTES
+        assert ("classical", (("learning_rule", "hebbian"),), f"fp{i}") in state._models
+    assert 1 < len(state._models) < 9 and "fp0" not in {k[2] for k in state._models}
+    kept = next(iter(state._models))
+    with state._build_lock:  # another session is building: a kept network still comes at once
+        assert state.model_for("classical", kept[1], kept[2], None) is state._models[kept]
+    assert list(state._models)[-1] == kept  # now the most recently used
+    state._models.clear()
+
+
+def test_hebbian_weights_in_float32_run_exactly_as_in_float64():
+    """The classical network keeps Hebbian C in float32 where it is exact: every field, step
+    and energy is what the float64 network gives."""
+    X = bipolar(40, 3072, 3)
+    lean, full = ClassicalHopfield(X), ClassicalHopfield(X)
+    full._C = full._C_cols = full._C.astype(np.float64)
+    assert lean._C.dtype == np.float32 and lean.nbytes < full.nbytes / 1.9
+    S = bipolar(4, 3072, 4)
+    np.testing.assert_array_equal(lean.field(S), full.field(S))
+    for mode in ("sync", "async"):
+        a = lean.run(S[0], mode=mode, max_steps=3, rng=1, temperature=0.5)
+        b = full.run(S[0], mode=mode, max_steps=3, rng=1, temperature=0.5)
+        np.testing.assert_array_equal(a.states, b.states)
+        np.testing.assert_array_equal(a.energies, b.energies)
+    np.testing.assert_array_equal(lean.weights_block(64), full.weights[:64, :64])
+    assert classical.coupling_dtype(40, 3072) == np.float32
+    assert classical.coupling_dtype(6000, 3072) == np.float64  # N d beyond 2^24: float64
+
+
+# ---------------------------------------------------------------- the pages
+
+STORE = ",".join([f"letters/{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+                 + [f"digits/{i}" for i in range(10)]
+                 + ["shapes/circle", "shapes/square", "shapes/triangle", "shapes/cross"])
+BIG = {"size": "32", "colour": "1", "presets": STORE}  # d = 3072, 40 patterns
+LINKS = [  # the largest values a link can ask for, page by page
+    ("classical", {**BIG, "rule": "storkey", "mode": "sync", "steps": "200", "T": "1.0", "W": "1"}),
+    ("classical", {**BIG, "rule": "pseudoinverse", "steps": "200", "T": "1.0"}),
+    ("dense", {**BIG, "mode": "sync", "steps": "200", "n": "10"}),
+    ("modern", {**BIG, "steps": "2000", "gamma": "0.01", "beta": "7"}),
+    ("modern", {**BIG, "steps": "2000", "gamma": "0.01", "view": "step"}),
+    ("side_by_side", {**BIG, "sb_steps": "200", "sb_mode": "sync", "sb_degree": "10"}),
+    ("landscape", {**BIG, "view": "plane", "psteps": "200"}),
+    ("landscape", {**BIG, "view": "slice", "betas": "2,5,20,50"}),
+    ("landscape", {"view": "states", "bd": "16", "bn": "5"}),
+    ("attention", {**BIG, "at_proj": "random", "at_dk": "64", "at_heads": "4", "at_all": "1",
+                   "at_T": "50"}),
+    ("learning", {**BIG, "view": "images", "img_N": "40", "img_steps": "400"}),
+    ("learning", {"n": "1000", "N": "16", "per_frame": "10"}),
+    ("energy_transformer", {"steps": "100"}),
+    ("attention_family", {**BIG, "view": "family"}),
+    ("attention_family", {"view": "cloud", "n": "200", "layers": "20"}),
+]
+
+
+def fresh_caches():
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    state._models.clear()
+
+
+def page_peak(page: str, query: dict):
+    """(the AppTest, the peak bytes traced while the link opens the page), caches cleared so
+    that everything is computed, the page's imports done before."""
+    open_app(page)
+    fresh_caches()
+    tracemalloc.start()
+    try:
+        at = open_app(page, query=query)
+        return at, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _same(a, b) -> bool:
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return a == b
+
+
+TORCH_PAGES = {  # what PyTorch allocates beside (tracemalloc does not see it): its estimate
+    "attention": lambda: budget.attention_check_bytes(41, 40, 3072, 64, 4),
+    "energy_transformer": lambda: _et_estimate(),
+}
+
+
+def _et_estimate():
+    from hopfield_core.et.complete import complete_bytes
+    from hopfield_core.et.descent import spectrum_bytes
+    from ui.et.settings import MAX_STEPS, SHIPPED
+
+    return max(complete_bytes(SHIPPED, MAX_STEPS), spectrum_bytes(SHIPPED.n_patches, SHIPPED.dim))
+
+
+@pytest.mark.parametrize("page, query", LINKS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(LINKS)])
+def test_a_link_at_the_largest_values_stays_within_one_run(page, query):
+    at, peak = page_peak(page, query)
+    assert not at.exception
+    used = dict(at.query_params)  # the page runs what the link asks for (else it says so)
+    assert all(_same(used.get(k), v) for k, v in query.items()), (query, used)
+    beside = TORCH_PAGES.get(page, lambda: 0)()
+    assert peak + beside <= budget.RUN_BYTES, f"{page}: {peak / 2 ** 20:.0f} MB traced"
+    fresh_caches()
+
+
+def test_the_modern_page_says_where_memory_cut_its_run():
+    at, _ = page_peak("modern", LINKS[3][1])
+    steps = budget.run_cap("modern", "", 3072, 40, 2000, pixels=1024)[0]
+    notes = [c.value for c in at.caption if "memory" in c.value]
+    assert notes and notes[0].startswith(f"This run stopped at {steps} steps, not the 2000")
+    assert dict((m.label, m.value) for m in at.metric)["Steps taken"] == str(steps)
+    fresh_caches()
+
+
+def test_a_page_refuses_what_cannot_fit(monkeypatch):
+    """With a smaller limit the largest classical network is refused with the sentence, and the
+    landscape's plane and the learning page say which limit stops them."""
+    monkeypatch.setattr(budget, "RUN_BYTES", 60 * budget.MB)
+    at, _ = page_peak("classical", {**BIG, "rule": "storkey"})
+    assert [e.value for e in at.error] == [budget.run_cap(
+        "classical", "async", 3072, 40, 30, cfg={"learning_rule": "storkey"}, pixels=1024)[1]]
+    assert "would need about" in at.error[0].value and "60 MB" in at.error[0].value
+    monkeypatch.setattr(budget, "RUN_BYTES", 4 * budget.MB)
+    at, _ = page_peak("landscape", {**BIG, "view": "plane"})
+    assert any(w.value.startswith("The energy on this plane would need about")
+               and "4 MB" in w.value for w in at.warning)
+    at, _ = page_peak("learning", {**BIG, "view": "images", "img_N": "40"})
+    assert any(w.value.startswith("Learning 40 patterns from 40 images of d = 3072 values")
+               for w in at.warning)
+    fresh_caches()
