@@ -21,7 +21,7 @@ class Completion:
     energies: np.ndarray      # (T+1,) total energy after each step
     energies_att: np.ndarray  # (T+1,) attention part
     energies_hn: np.ndarray   # (T+1,) Hopfield part
-    rates: np.ndarray         # (T+1,) dE/dt = -(dE/dg)^T M (dE/dg) at each state (descent.py)
+    rates: np.ndarray         # (T+1,) dE/dt = -(dE/dg)^T M s at each state (descent.energy_rate)
     tokens: np.ndarray        # (T+1, N, D) float32, the state x after each step
 
 

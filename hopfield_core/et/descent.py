@@ -1,18 +1,29 @@
 """Why the ET's energy must fall: the layer-norm Lagrangian and the metric it defines.
 
-The tokens x move by dx/dt = -dE/dg, but the energy is a function of g = dL/dx, so
-    dE/dt = (dE/dg)^T (dg/dx) (dx/dt) = -(dE/dg)^T M (dE/dg),   M = d^2 L / dx^2,
-and M is positive semidefinite (for gamma > 0), so dE/dt <= 0. In general the tokens move
-along s = EnergyTransformer.step(x, dE/dg, mask) and dE/dt = -(dE/dg)^T M s. With cfg.project,
-s = P dE/dg, P removing the parts along 1 and along x - mean x, which M annihilates (up to
-eps): M s = M dE/dg to within eps, and dE/dt = -(gamma / sigma) |s|^2 exactly. With
-cfg.clamp_visible, s is zero on the visible tokens. Per token (D features),
-with sigma = sqrt(var x + eps) and u = (x - mean x) / sigma,
+The tokens x move by dx/dt = -s, s = EnergyTransformer.step(x, dE/dg, mask), but the energy is
+a function of g = dL/dx, so
+    dE/dt = (dE/dg)^T (dg/dx) (dx/dt) = -(dE/dg)^T M s,   M = d^2 L / dx^2,
+and M is positive semidefinite (for gamma > 0). In the paper s = dE/dg, so
+dE/dt = -(dE/dg)^T M (dE/dg) <= 0. Per token (D features), with sigma = sqrt(var x + eps) and
+u = (x - mean x) / sigma,
     L(x) = D gamma sigma + delta . x,
     M    = (gamma / sigma) (I - 1 1^T / D - u u^T / D),
 whose eigenvalues are 0 (along 1 1...1: layer norm ignores a shift of all features),
 (gamma / sigma) eps / (var + eps) (along u: nearly ignores a change of scale) and
 gamma / sigma (D - 2 times). M is block-diagonal over tokens: one D x D block each.
+
+With cfg.project, s = P dE/dg, P removing the parts along 1 and along u. s is orthogonal to
+both, so M s = (gamma / sigma) s exactly and
+    dE/dt = -(dE/dg)^T M s = -sum_tokens (gamma / sigma) |s|^2     (exact, never positive).
+That is not -(dE/dg)^T M (dE/dg): M scales the part of dE/dg along u by
+(gamma / sigma) eps / (var + eps), small but not 0, and that quadratic form adds
+(gamma / sigma) eps / (var + eps) (u_hat . dE/dg)^2 per token, u_hat = u / |u|. With the shipped
+weights, as the tokens settle s shrinks while dE/dg comes to point almost wholly along
+x - mean x (the energy would rescale the tokens, which the layer norm nearly ignores), so the
+added part is not negligible: at step 8 on the page's default image (coffee, half its patches
+hidden at random) it is about 5 % of -(dE/dg)^T M (dE/dg) over the hidden tokens for the
+paper-start model and about 97 % for the harmonic-start one (tests/core/test_et_descent.py).
+With cfg.clamp_visible, s is zero on the visible tokens.
 
 # N tokens, D features
 """

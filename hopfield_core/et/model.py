@@ -96,11 +96,14 @@ class EnergyTransformer(nn.Module):
 
     def step(self, x: torch.Tensor, grad: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
         """The direction x moves in, per token (..., N, D).
-        cfg.project: dE/dg less its parts along (1, ..., 1) and along x - mean x. The layer norm
-        ignores both (M annihilates them), so g follows the same law, dE/dt = -(dE/dg)^T M step
-        = -(gamma / sigma) |step|^2; but x no longer grows along itself, which in the paper's
-        update makes sigma grow about linearly and slows g by 1 / sigma, so that g is still
-        creeping long after T.
+        cfg.project: dE/dg less its parts along (1, ..., 1) and along x - mean x, which the layer
+        norm ignores (M maps the first to 0) and nearly ignores (M scales the second by
+        (gamma / sigma) eps / (var + eps)). The step is orthogonal to both, so M step =
+        (gamma / sigma) step and the energy falls at exactly dE/dt = -(dE/dg)^T M step =
+        -(gamma / sigma) |step|^2 per token: not at -(dE/dg)^T M (dE/dg), which also counts the
+        part along x - mean x, most of dE/dg once the shipped models settle (descent.py). And x
+        no longer grows along itself, which in the paper's update makes sigma grow about
+        linearly and slows g by 1 / sigma, so that g is still creeping long after T.
         cfg.clamp_visible and a mask (..., N), True = hidden: only hidden tokens move, so the
         energy is minimised over the hidden tokens given the visible ones."""
         v = grad

@@ -326,7 +326,7 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     assert "step 0 shows" not in dynamics.where_hidden_start(smooth)
     assert "harmonic fill" in dynamics.start_picture(read) and "decoder's reading" in dynamics.start_picture(masked)
     assert "watch the hole fill in" in dynamics.watch(masked) and "smooth guess" in dynamics.watch(read)
-    assert "step 0 is the smooth harmonic fill" in dynamics.first_try(read)
+    assert "Step 0 is the smooth harmonic fill" in dynamics.first_try(read)
     assert "watch the hole fill in" in dynamics.first_try(masked)
     assert "flat grey start" in dynamics.all_hidden(smooth) and "grey" not in dynamics.all_hidden(masked)
     shown = [x.value.strip("$\n") for x in at.latex]  # st.latex wraps its body in $$ lines
@@ -443,7 +443,8 @@ def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows()
 
 
 def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():
-    """'from the harmonic fill the descent refines a smooth guess a little; from the mask token
+    """'from the harmonic fill the descent adjusts a smooth guess a little (lowering the energy,
+    not always the error); from the mask token
     alone it draws the whole hole, its error falling with the energy from far above the mean
     fill's' (Try this), and the README's 'a few per cent either way' on one image."""
     from hopfield_core.et.checkpoint import MODELS
@@ -456,6 +457,7 @@ def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():
         refined = smooth.complete(img, mask)
         e = [masked_patch_mse(f, img, mask, PATCH) for f in refined.frames]
         assert abs(e[-1] / e[0] - 1) < 0.1  # a little, either way
+        assert refined.energies[-1] < refined.energies[0]  # the energy falls
         drawn = paper.complete(img, mask)
         e = [masked_patch_mse(f, img, mask, PATCH) for f in drawn.frames]
         assert e[0] > 2 * yard and e[-1] < e[0] / 3  # from at least twice the yardstick, far down

@@ -122,6 +122,7 @@ def test_images_learn_from_the_store():
                     keep_path=False).step(100)
     assert metric(at, "NLL of the images, start") == f"{t.history[0]:.2f}"
     assert metric(at, "after 100 Adam steps") == f"{t.history[-1]:.2f}"
+    assert metric(at, "NLL per pixel value") == f"{t.history[-1] / 256:.3f}"  # d = 16 x 16
     assert t.history[-1] < t.history[0]
     at.slider(key="eb_img_N").set_value(5).run()
     assert any("only 3 stored images" in w.value for w in at.warning)
@@ -134,7 +135,37 @@ def test_the_beta_numbers_the_page_states():
         run = cache.plane_run("moons", 300, 0, (), 6, beta, 0.05, 5)
         assert run.per_frame * FRAMES == 300
         assert f"{run.held_nll[-1]:.2f}" == shown
-        assert f"{shown} at β = {beta:g}" in explain.MODEL
+        assert f"{shown} at β = {beta:g}" in explain.PLANE
+
+
+def test_each_tabs_explanation_describes_what_that_tab_shows():
+    """The points tab draws a held-out (dashed) curve and samples; the images tab trains on
+    every stored image and draws neither, and its explanation says so (issue 34, item 13). Both
+    state the stationary point correctly, with the index k apart from the count n (item 21)."""
+    def how_it_works(at):
+        return " ".join(m.value for m in at.markdown if "**The gradient has two terms.**" in m.value)
+
+    at = open_app(PAGE)
+    plane = how_it_works(at)
+    assert "the dashed curve scores the model" in plane and "samples in the last chart" in plane
+    assert len(at.get("plotly_chart")) == 3  # the plane, the two NLL curves, the samples
+    open_tab(at, "eb_view", "images")
+    images = how_it_works(at)
+    curves = [c for c in at.get("plotly_chart") if "eb_img_nll" in c.proto.id]
+    assert len(at.get("plotly_chart")) == 1 and len(curves) == 1
+    fig = json.loads(curves[0].proto.spec)
+    assert [t.get("name") for t in fig["data"]] == ["training data"]  # no held-out curve
+    for absent in ("dashed", "held out:", "samples", "on the right", "A quarter of the points"):
+        assert absent not in images, absent
+    assert "none is held out, so the one curve is the NLL of the stored images" in images
+    assert "*NLL per pixel value* divides the last one by the d values" in images
+    for text in (plane, images):
+        assert "scaled by $R_\\mu/\\pi_\\mu$" in text
+        assert "equals the attention-weighted mean" not in text
+    shown = [x.value for x in at.latex]
+    assert any("\\sum_{k=1}^{n} r_\\mu(\\xi_k)" in f for f in shown)
+    assert not any("\\sum_{n}" in f for f in shown)
+    assert any("\\frac{R_\\mu}{\\pi_\\mu}\\, m_\\mu" in f for f in shown)
 
 
 def test_play_swaps_the_scrub_slider_for_a_progress_bar():

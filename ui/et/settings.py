@@ -81,7 +81,7 @@ SETTINGS = Settings("et", [
     Choice("start", "Start", "harmonic", tuple(MODEL_NAMES), names=MODEL_NAMES, widget="select",
            state="et_start",
            help="Where the hidden patches start: from their smooth harmonic fill, which the "
-                "descent refines (the more accurate model), or from the mask token alone, as in "
+                "descent then adjusts (the more accurate model), or from the mask token alone, as in "
                 "the paper, so that the descent draws the whole hole (two trained models)."),
     Custom("device", "Device", "auto", read_device, str, max_len=8, state="et_device"),
 ])
