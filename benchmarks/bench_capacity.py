@@ -2,6 +2,10 @@
 
     python benchmarks/bench_capacity.py
 
+Times are the process's CPU time with NumPy's BLAS on one thread and glibc's malloc tuned as
+the app runs them (ui/boot.py, ui/housekeeping.py), so that other work on the machine does
+not count; the estimates (3) are compared with the best of two runs.
+
 1. A 25-point classical success curve at d = 100 (N = 2 .. 50), 50 trials a point, sync and
    async (hopfield_core.capacity.success_curve: each point's trials are one batch, and the
    async points of a curve share one padded batch). The peer is the same experiment as a
@@ -12,7 +16,10 @@
    one batched sweep-for-sweep equivalent of a single cell run 144 times in a loop, measured
    on 12 cells and scaled.
 3. The capacity lab's cost estimates (ui/capacity/cost.py, which decide Run and refusal)
-   beside the measured time of the same runs.
+   beside the measured time of the same runs: the page's defaults, its "Try this" prompts,
+   a run of every variant, basin maps and phase diagrams. Goal: every ratio within 0.5-2
+   (benchmarks/bench_capacity_memory.py does the same for the heaviest runs the page
+   accepts, with their peak memory).
 """
 from __future__ import annotations
 
@@ -25,26 +32,34 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hopfield_core.capacity import success_curve  # noqa: E402
-from hopfield_core.capacity.curves import SUCCESS_OVERLAP, _store  # noqa: E402
+from hopfield_core.capacity.curves import SUCCESS_OVERLAP  # noqa: E402
 from hopfield_core.capacity.phase import phase_diagram  # noqa: E402
+from hopfield_core.capacity.stores import Stream  # noqa: E402
 from hopfield_core.classical import ClassicalHopfield  # noqa: E402
 from ui.capacity import cost  # noqa: E402
+from ui.capacity.sections import FLIPS  # noqa: E402
 
 D, TRIALS = 100, 50
 NS = np.arange(2, 52, 2)  # 25 points
 
 
 def timed(fn):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     out = fn()
-    return time.perf_counter() - t0, out
+    return time.process_time() - t0, out
+
+
+def best_of_two(fn) -> float:
+    return min(timed(fn)[0] for _ in range(2))
 
 
 def loop_curve(mode: str) -> np.ndarray:
     """The peer: one trial at a time, the network classes of the app's pages."""
     success = []
     for N in NS:
-        X, q, gen = _store(0, D, int(N), TRIALS, 0)
+        stream = Stream(0, D, int(N), TRIALS, 0)
+        X = stream.patterns(0, TRIALS)
+        q, gen = stream.queries(X[:, 0], 0), np.random.default_rng(0)
         ok = 0
         for t in range(TRIALS):
             traj = ClassicalHopfield(X[t]).run(q[t], mode=mode, max_steps=50, rng=gen)
@@ -54,6 +69,12 @@ def loop_curve(mode: str) -> np.ndarray:
 
 
 def main() -> None:
+    from threadpoolctl import threadpool_limits
+
+    from ui.housekeeping import tune_malloc
+
+    threadpool_limits(1)
+    tune_malloc()
     print(f"1. classical success curve, d = {D}, {len(NS)} points, {TRIALS} trials a point")
     print("| mode | batched (s) | Python loop over trials (s) | loop / batched |")
     print("| --- | --- | --- | --- |")
@@ -75,29 +96,55 @@ def main() -> None:
     print("| --- | --- | --- |")
     print(f"| {tb:.2f} | {per_cell_loop:.1f} | {per_cell_loop / tb:.0f}x |")
 
-    print("\n3. the lab's estimate beside the measured time (flip 0 unless said)")
+    print("\n3. the lab's estimate beside the measured CPU time (best of two)")
     print("| run | estimate (s) | measured (s) | estimate / measured |")
     print("| --- | --- | --- | --- |")
-    for variant, d, (lo, hi, pts, log), trials, flip, params in ESTIMATED:
+    for name, (variants, d, (lo, hi, pts, log), trials, flips, params) in ESTIMATED.items():
         ns = cost.counts(lo, hi, pts, log)
-        est = cost.curves_seconds([variant], d, ns, trials, (flip,), **params)
-        tm, _ = timed(lambda: success_curve(variant, d, ns, trials, flip, rng=0, **params))
-        name = f"{variant}, d = {d}, N {lo} .. {hi}, {len(ns)} points x {trials}" + (
-            f", flip {flip}" if flip else "")
-        print(f"| {name} | {est:.2f} | {tm:.2f} | {est / tm:.2f} |")
+        est = cost.curves_seconds(variants, d, ns, trials, flips, **params)
+
+        def run():
+            for v in variants:
+                for f in flips:
+                    success_curve(v, d, ns, trials, f, rng=0, **params)
+        tm = best_of_two(run)
+        print(f"| {name}: d = {d}, N {lo} .. {hi}, {len(ns)} points x {trials} | {est:.2f} "
+              f"| {tm:.2f} | {est / tm:.2f} |")
+    for d, grid, trials, sweeps, load in PHASES:
+        est = cost.phase_seconds(d, grid, trials, sweeps, load)
+        loads, temps = cost.phase_loads(grid, load), np.linspace(0.0, 1.2, grid)
+        tm = best_of_two(lambda: phase_diagram(d, loads, temps, trials, sweeps, sweeps // 3, rng=0))
+        print(f"| phase diagram: d = {d}, {grid} x {grid}, load <= {load}, {trials} trials, "
+              f"{sweeps} sweeps | {est:.2f} | {tm:.2f} | {est / tm:.2f} |")
 
 
-ESTIMATED = [
-    ("classical-sync", 500, (10, 100, 15, False), 20, 0.0, {}),
-    ("classical-async", 500, (10, 100, 15, False), 20, 0.0, {}),
-    ("classical-async", 200, (2, 80, 15, False), 20, 0.2, {}),
-    ("dense", 100, (50, 600, 8, True), 40, 0.0, {"degree": 3}),
-    ("dense", 300, (100, 3000, 6, True), 10, 0.0, {"degree": 3}),
-    ("dense", 100, (10, 600, 8, True), 20, 0.2, {"degree": 3}),
-    ("exponential", 40, (10, 3000, 8, True), 20, 0.2, {"beta": 1.0}),
-    ("modern", 400, (10, 2000, 6, True), 20, 0.0, {"beta": 1.0}),
-    ("modern", 20, (10, 2000, 6, True), 20, 0.1, {"beta": 1.0}),
-]
+# name -> (variants, d, (fewest N, most N, points, log axis), trials, flips, params)
+ESTIMATED = {
+    "defaults, sync and async": (["classical-sync", "classical-async"], 100, (2, 30, 15, False),
+                                 20, (0.0,), {}),
+    "prompt: find 0.138": (["classical-sync", "classical-async"], 500, (10, 100, 15, False), 20,
+                           (0.0,), {}),
+    "prompt: beat it (dense)": (["dense"], 100, (10, 1000, 15, True), 20, (0.0,), {"degree": 3}),
+    "classical sync": (["classical-sync"], 1000, (10, 300, 15, False), 20, (0.0,), {}),
+    "classical sync, flip 0.2": (["classical-sync"], 500, (10, 150, 20, False), 60, (0.2,), {}),
+    "classical async, flip 0.2": (["classical-async"], 200, (2, 80, 15, False), 20, (0.2,), {}),
+    "classical async": (["classical-async"], 500, (10, 100, 15, False), 40, (0.0,), {}),
+    "dense": (["dense"], 300, (100, 3000, 6, True), 10, (0.0,), {"degree": 3}),
+    "dense, flip 0.2": (["dense"], 100, (10, 600, 8, True), 20, (0.2,), {"degree": 3}),
+    "exponential, flip 0.2": (["exponential"], 40, (10, 3000, 8, True), 20, (0.2,), {"beta": 1.0}),
+    "exponential, flip 0.1": (["exponential"], 100, (10, 5000, 8, True), 20, (0.1,),
+                              {"beta": 1.0}),
+    "modern, the issue's link": (["modern"], 1000, (1, 3000, 2, True), 100, (0.0,),
+                                 {"beta": 1.0}),
+    "modern": (["modern"], 400, (10, 2000, 6, True), 20, (0.0,), {"beta": 1.0}),
+    "modern, beta d = 20": (["modern"], 20, (10, 2000, 6, True), 20, (0.1,), {"beta": 1.0}),
+    "modern, flip 0.3": (["modern"], 100, (10, 5000, 10, True), 40, (0.3,), {"beta": 1.0}),
+    "basin map, default": (["classical-sync"], 100, (2, 30, 15, False), 20, tuple(FLIPS), {}),
+    "basin map, async": (["classical-async"], 200, (2, 60, 10, False), 20, tuple(FLIPS), {}),
+    "basin map, dense": (["dense"], 60, (10, 600, 8, True), 10, tuple(FLIPS), {"degree": 3}),
+}
+PHASES = [(100, 12, 4, 30, 0.24), (200, 12, 4, 30, 0.24), (400, 15, 16, 10, 0.24),
+          (300, 10, 8, 30, 0.3)]  # (d, grid, trials, sweeps, largest load); the first: default
 
 
 if __name__ == "__main__":

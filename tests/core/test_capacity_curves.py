@@ -6,8 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from hopfield_core.capacity import curves, log10_polynomial_capacity, success_curve, success_point
+from hopfield_core.capacity import (curves, log10_polynomial_capacity, rules, stores, success_curve,
+                                    success_point)
 from hopfield_core.capacity.curves import basin_map, separation_guaranteed
+from hopfield_core.capacity.stores import Stream
 from hopfield_core.capacity.phase import phase_diagram
 from hopfield_core.classical import ClassicalHopfield
 from hopfield_core.dense import DenseAssociativeMemory
@@ -39,14 +41,20 @@ def test_exponential_d20_at_1024_patterns_at_least_95_percent_stable():
 # ------------------------------------------------------------------ oracles: one store at a time
 
 def _store(seed, d, N, T, flip):
-    return curves._store(seed, d, N, T, round(flip * d))
+    """X (T, N, d) float64, the queries (T, d) and the stream (for the sweeps' orders)."""
+    stream = Stream(seed, d, N, T, round(flip * d))
+    X = stream.patterns(0, T)
+    return X, stream.queries(X[:, 0], 0), stream
+
+
+def _int8_T(X):
+    return np.ascontiguousarray(X.transpose(0, 2, 1)).astype(np.int8)  # XT as the runs keep it
 
 
 @pytest.mark.parametrize("degree", [2, 3, 5])
 def test_dense_batched_update_equals_the_dense_class(degree):
     X, q, _ = _store(3, 24, 40, 6, 0.2)
-    XT = np.ascontiguousarray(X.transpose(0, 2, 1))
-    batched = curves._pairwise(X, XT, q, "dense", {"degree": degree})
+    batched = rules.pairwise(_int8_T(X), q, "dense", {"degree": degree})
     for t in range(len(X)):
         one = DenseAssociativeMemory(X[t], "polynomial", degree=degree).step(q[t], mode="sync")
         np.testing.assert_array_equal(batched[t], one)
@@ -54,8 +62,7 @@ def test_dense_batched_update_equals_the_dense_class(degree):
 
 def test_exponential_batched_update_equals_the_dense_class():
     X, q, _ = _store(4, 20, 300, 5, 0.25)
-    XT = np.ascontiguousarray(X.transpose(0, 2, 1))
-    batched = curves._pairwise(X, XT, q, "exponential", {"beta": 0.7})
+    batched = rules.pairwise(_int8_T(X), q, "exponential", {"beta": 0.7})
     for t in range(len(X)):
         one = DenseAssociativeMemory(X[t], "exponential", beta=0.7).step(q[t], mode="sync")
         np.testing.assert_array_equal(batched[t], one)
@@ -63,18 +70,17 @@ def test_exponential_batched_update_equals_the_dense_class():
 
 def test_classical_sync_equals_the_classical_class_with_ties():
     X, q, _ = _store(5, 16, 4, 8, 0.3)  # even N: ties (h = 0) happen and keep the bit
-    batched = curves._classical_sync(X, q)
+    batched = rules.classical_sync(X, q)
     for t in range(len(X)):
         one = ClassicalHopfield(X[t]).step(q[t], mode="sync")
         np.testing.assert_array_equal(batched[t], one)
 
 
 def test_classical_async_sweep_reaches_fixed_points_of_the_class():
-    X, q, gen = _store(6, 32, 5, 10, 0.25)
-    XT = np.ascontiguousarray(X.transpose(0, 2, 1))
+    X, q, stream = _store(6, 32, 5, 10, 0.25)
     s = q
-    for _ in range(20):
-        s = curves._classical_async_sweep(XT, s, gen)
+    for sweep in range(20):
+        s = rules.classical_async_sweep(_int8_T(X), s, stream.orders(sweep, 0, 10))
     for t in range(len(X)):
         net = ClassicalHopfield(X[t])
         np.testing.assert_array_equal(net.step(s[t], mode="sync"), s[t])  # a fixed point
@@ -85,17 +91,25 @@ def _fields(p):
     return (p.n_patterns, p.mean_overlap, p.success, p.stable)
 
 
-@pytest.mark.parametrize("batch, max_steps", [(curves._BATCH, None), (2_000, None),
-                                              (curves._BATCH, 1), (curves._BATCH, 2)])
-def test_async_points_batched_equal_each_run_alone(monkeypatch, batch, max_steps):
-    """A whole async curve in one padded batch (or in several, when the batch limit splits
-    it; or cut by the sweep limit) gives every point exactly as success_point does alone:
-    padding, frozen points and per-point random orders change nothing."""
-    monkeypatch.setattr(curves, "_BATCH", batch)
+ONE_POINT = curves.peak_bytes("classical-async", 40, [30], 6)      # 6 rows of N = 30
+SIX_ROWS = curves.peak_bytes("classical-async", 40, [30, 30], 6) - ONE_POINT
+SMALL_BUDGET = ONE_POINT - SIX_ROWS // 2  # 3 rows of N = 30 a batch
+
+
+@pytest.mark.parametrize("budget, max_steps", [(curves.BUDGET, None), (SMALL_BUDGET, None),
+                                               (curves.BUDGET, 1), (curves.BUDGET, 2)])
+def test_async_points_batched_equal_each_run_alone(budget, max_steps):
+    """A whole async curve in one padded batch (or in several, when the byte budget splits
+    it and cuts points into segments; or cut by the sweep limit) gives every point exactly as
+    success_point does alone: padding, settled rows and per-trial orders change nothing."""
     ns = [30, 1, 9, 3, 12, 9, 5]  # unsorted, a repeat, one pattern
+    if budget < curves.BUDGET:  # several batches, and points split between them
+        plan = curves.runs.async_plan(40, ns, 6, budget)
+        assert len(plan) > 2 and len({k for b in plan for k, _, _ in b["segments"]}) == len(ns)
+        assert sum(len(b["segments"]) for b in plan) > len(ns)
     seen = []
     got = curves.success_points("classical-async", 40, ns, 6, 0.2, seed=3, max_steps=max_steps,
-                                progress=lambda i, p: seen.append(i))
+                                progress=lambda i, p: seen.append(i), budget=budget)
     alone = [success_point("classical-async", 40, n, 6, 0.2, 3, max_steps) for n in ns]
     assert [_fields(p) for p in got] == [_fields(p) for p in alone]
     assert sorted(seen) == list(range(len(ns)))
@@ -104,7 +118,7 @@ def test_async_points_batched_equal_each_run_alone(monkeypatch, batch, max_steps
 
 def test_modern_update_equals_the_modern_class():
     X, q, _ = _store(7, 12, 9, 4, 0.25)
-    new = curves._modern_update(X, q, 0.5)
+    new = rules.modern_update(X, q, 0.5)
     for t in range(len(X)):
         np.testing.assert_allclose(new[t], ModernHopfield(X[t], beta=0.5).step(q[t]), atol=1e-12)
 

@@ -11,6 +11,8 @@ from collections import OrderedDict
 
 from hopfield_core.capacity import curves, phase
 
+from ..budget import RUN_BYTES
+
 
 class LRU:
     """A dict shared by every session, least recently used out first, safe across threads."""
@@ -46,11 +48,22 @@ def params_of(variant: str, degree: int, beta: float) -> tuple:
     return ()
 
 
+def _point_keys(variant, d, ns, trials, flip, seed, params) -> list[tuple]:
+    return [(variant, d, int(n), trials, float(flip), seed, params) for n in ns]
+
+
+def has_points(variant: str, d: int, ns, trials: int, flip: float, seed: int,
+               params: tuple) -> bool:
+    """Is every one of these points cached (a run that computes nothing)?"""
+    return all(POINTS.get(k) is not None
+               for k in _point_keys(variant, d, ns, trials, flip, seed, params))
+
+
 def points(variant: str, d: int, ns, trials: int, flip: float, seed: int, params: tuple,
            progress=None) -> list[curves.Point]:
     """success_point for each N in ns: cached points at once, the missing ones computed
     together. progress(i, point) as each point arrives (the cached ones first)."""
-    keys = [(variant, d, int(n), trials, float(flip), seed, params) for n in ns]
+    keys = _point_keys(variant, d, ns, trials, flip, seed, params)
     out = [POINTS.get(k) for k in keys]
     if progress is not None:
         for i, p in enumerate(out):
@@ -67,8 +80,13 @@ def points(variant: str, d: int, ns, trials: int, flip: float, seed: int, params
 
     if missing:
         curves.success_points(variant, d, [int(ns[i]) for i in missing], trials, flip, seed,
-                              progress=arrived, **dict(params))
+                              progress=arrived, budget=RUN_BYTES, **dict(params))
     return out
+
+
+def has_phase_diagram(d: int, loads: tuple, temperatures: tuple, trials: int, sweeps: int,
+                      seed: int) -> bool:
+    return PHASES.get((d, loads, temperatures, trials, sweeps, seed)) is not None
 
 
 def phase_diagram(d: int, loads: tuple, temperatures: tuple, trials: int, sweeps: int,
@@ -78,6 +96,7 @@ def phase_diagram(d: int, loads: tuple, temperatures: tuple, trials: int, sweeps
     result = PHASES.get(key)
     if result is None:
         result = phase.phase_diagram(d, loads, temperatures, trials=trials, sweeps=sweeps,
-                                     measure=max(1, sweeps // 3), rng=seed, progress=progress)
+                                     measure=max(1, sweeps // 3), rng=seed, progress=progress,
+                                     budget=RUN_BYTES)
         PHASES.put(key, result)
     return result

@@ -1,6 +1,8 @@
 """A run that shows itself as it goes: a progress bar, and charts redrawn with the points
 measured so far (at most every REDRAW_SECONDS, so the redraws stay a small part of the run).
-Quick runs (under SHOW_AFTER seconds, estimated) show neither: the result comes at once."""
+Quick runs (under SHOW_AFTER seconds, estimated) show neither: the result comes at once.
+Each unit of work reports to `check` (ui/run_queue_view.run's progress callback), which
+stops a cancelled run and tells the sessions that share the run how far it is."""
 from __future__ import annotations
 
 import time
@@ -15,10 +17,11 @@ REDRAW_SECONDS = 0.5
 
 
 class Live:
-    def __init__(self, seconds: float, total: int, text: str, draw):
+    def __init__(self, seconds: float, total: int, text: str, draw, check):
         """draw(final) draws the charts from what has been measured so far; final is True
-        at the end, else the number of units done (for the partial charts' keys)."""
-        self.total, self.count, self.draw = total, 0, draw
+        at the end, else the number of units done (for the partial charts' keys).
+        check(done, total) after each unit (it may raise to stop the run)."""
+        self.total, self.count, self.draw, self.check = total, 0, draw, check
         self.show = seconds > SHOW_AFTER
         self.bar = st.progress(0.0, text=text) if self.show else None
         self.last = time.monotonic()
@@ -26,6 +29,7 @@ class Live:
     def tick(self, text: str) -> None:
         """One more unit of work done."""
         self.count += 1
+        self.check(self.count, self.total)
         if not self.show:
             return
         self.bar.progress(min(1.0, self.count / self.total),
@@ -34,10 +38,10 @@ class Live:
             self.draw(self.count)
             self.last = time.monotonic()
 
-    def finish(self) -> None:
+    def close(self) -> None:
+        """The work is done: the bar goes (the caller draws the final charts)."""
         if self.bar is not None:
             self.bar.empty()
-        self.draw(True)
 
 
 def plot(where, fig, key: str, final, name: str) -> None:

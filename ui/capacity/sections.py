@@ -8,6 +8,7 @@ import streamlit as st
 
 from hopfield_core.capacity import CLASSICAL_ALPHA, curves
 
+from .. import run_queue_view as queue_view
 from . import cache, cost, export, figures, live
 from .settings import SETTINGS, VARIANT_FLAGS, VARIANT_NAMES
 
@@ -19,24 +20,30 @@ def _columns(keys, where=None):
     return [SETTINGS.show(k, c) for k, c in zip(keys, cols)]
 
 
-def _ready(run_key: tuple, seconds: float, what: str) -> bool:
+def _ready(run_key: tuple, seconds: float, what: str, refusal: str | None = None) -> bool:
     """Runs at once when cheap or already run in this session; a Run button in between;
-    refused (with what to lower) above cost.MAX_SECONDS."""
+    refused with cost's sentence (what to lower) above cost.MAX_SECONDS or ui.budget.RUN_BYTES.
+    A run the user cancelled waits for Run again, however cheap."""
+    if refusal:
+        st.warning(refusal)
+        return False
     done = st.session_state.setdefault("cap_done", set())
-    if run_key in done or seconds <= cost.INSTANT_SECONDS:
+    stopped = queue_view.cancelled(what, run_key)
+    if stopped:
+        done.discard(run_key)
+    elif run_key in done or seconds <= cost.INSTANT_SECONDS:
         done.add(run_key)
         return True
-    if seconds > cost.MAX_SECONDS:
-        st.warning(f"This {what} would take about {seconds:.0f} s of the server's time; one run "
-                   f"may take at most {cost.MAX_SECONDS:.0f} s, so that the class is not kept "
-                   "waiting. Lower d, the trials, the points or the largest N.")
-        return False
     slot = st.empty()
-    if slot.button(f"Run (about {seconds:.0f} s)", type="primary", key=f"cap_run_{what[:5]}"):
+    if slot.button(f"Run ({queue_view.about(seconds)})", type="primary",
+                   key=f"cap_run_{what[:5]}"):
         done.add(run_key)
+        queue_view.forget_cancel(what)
         slot.empty()
         return True
-    st.info(f"Press Run to start this {what}: about {seconds:.0f} s.")
+    st.info(f"Cancelled: nothing was drawn. Press Run to start this {what} again."
+            if stopped else f"Press Run to start this {what}: {queue_view.about(seconds)} of "
+            "computing on a quiet server; when others are running theirs, yours waits its turn.")
     return False
 
 
@@ -82,7 +89,9 @@ def curves_section(c: dict) -> None:
                                   c["degree"], c["beta"])
     run_key = ("curves", tuple(c["variants"]), c["d"], tuple(ns), c["trials"], c["flip"],
                c["degree"], c["beta"], c["seed"])
-    if not _ready(run_key, seconds, "curve"):
+    refusal = cost.curves_refusal(c["variants"], c["d"], ns, c["trials"], (c["flip"],),
+                                  c["degree"], c["beta"])
+    if not _ready(run_key, seconds, "curve", refusal):
         return
     charts_at = [col.empty() for col in st.columns(2)]
     measured = {v: [None] * len(ns) for v in c["variants"]}
@@ -101,14 +110,24 @@ def curves_section(c: dict) -> None:
                                "capacity_curves.csv", "text/csv", key="cap_csv")
             st.caption(export.PNG_NOTE)
 
-    run = live.Live(seconds, len(c["variants"]) * len(ns), "Measuring…", draw)
-    for v in c["variants"]:
-        def arrived(i, p, v=v):
-            measured[v][i] = p
-            run.tick(f"{VARIANT_NAMES[v]}: N = {p.n_patterns}")
-        cache.points(v, c["d"], ns, c["trials"], c["flip"], c["seed"],
-                     cache.params_of(v, c["degree"], c["beta"]), progress=arrived)
-    run.finish()
+    def compute(check):
+        run = live.Live(seconds, len(c["variants"]) * len(ns), "Measuring…", draw, check)
+        for v in c["variants"]:
+            def arrived(i, p, v=v):
+                measured[v][i] = p
+                run.tick(f"{VARIANT_NAMES[v]}: N = {p.n_patterns}")
+            cache.points(v, c["d"], ns, c["trials"], c["flip"], c["seed"],
+                         cache.params_of(v, c["degree"], c["beta"]), progress=arrived)
+        run.close()
+        return measured
+
+    cached = all(cache.has_points(v, c["d"], ns, c["trials"], c["flip"], c["seed"],
+                                  cache.params_of(v, c["degree"], c["beta"]))
+                 for v in c["variants"])
+    result = queue_view.run("curve", run_key, seconds, compute, cached)
+    if result is not None:
+        measured.update(result)  # another session's, when it computed the same run
+        draw(True)
 
 
 # ------------------------------------------------------------------ basins
@@ -126,7 +145,9 @@ def basins_section(c: dict) -> None:
                "the query's bits flipped; columns: the number of stored patterns.")
     seconds = cost.curves_seconds([v], c["d"], ns, c["trials"], FLIPS, c["degree"], c["beta"])
     run_key = ("basins", v, c["d"], tuple(ns), c["trials"], c["degree"], c["beta"], c["seed"])
-    if not _ready(run_key, seconds, "basin map"):
+    refusal = cost.curves_refusal([v], c["d"], ns, c["trials"], FLIPS, c["degree"], c["beta"],
+                                  "basin map")
+    if not _ready(run_key, seconds, "basin map", refusal):
         return
     params = cache.params_of(v, c["degree"], c["beta"])
     grid = np.full((len(FLIPS), len(ns)), np.nan)
@@ -142,13 +163,23 @@ def basins_section(c: dict) -> None:
                                "capacity_basins.csv", "text/csv", key="cap_basins_csv")
             st.caption(export.PNG_NOTE)
 
-    run = live.Live(seconds, grid.size, "Measuring…", draw)
-    for a, f in enumerate(FLIPS):
-        def arrived(b, p, a=a, f=f):
-            grid[a, b], overlap[a, b] = p.success, p.mean_overlap
-            run.tick(f"flipped {f:.0%}, N = {p.n_patterns}")
-        cache.points(v, c["d"], ns, c["trials"], float(f), c["seed"], params, progress=arrived)
-    run.finish()
+    def compute(check):
+        run = live.Live(seconds, grid.size, "Measuring…", draw, check)
+        for a, f in enumerate(FLIPS):
+            def arrived(b, p, a=a, f=f):
+                grid[a, b], overlap[a, b] = p.success, p.mean_overlap
+                run.tick(f"flipped {f:.0%}, N = {p.n_patterns}")
+            cache.points(v, c["d"], ns, c["trials"], float(f), c["seed"], params,
+                         progress=arrived)
+        run.close()
+        return grid, overlap
+
+    cached = all(cache.has_points(v, c["d"], ns, c["trials"], float(f), c["seed"], params)
+                 for f in FLIPS)
+    result = queue_view.run("basin map", run_key, seconds, compute, cached)
+    if result is not None:
+        grid[:], overlap[:] = result  # another session's, when it computed the same run
+        draw(True)
 
 
 # ------------------------------------------------------------------ phase diagram
@@ -162,14 +193,22 @@ def phase_section() -> None:
     loads = tuple(np.round(np.linspace(float(load) / grid, float(load), grid), 4))
     temps = tuple(np.round(np.linspace(0.0, float(tmax), grid), 4))
     seed = int(SETTINGS["seed"])
-    if not _ready(("phase", d, loads, temps, trials, sweeps, seed), seconds, "phase diagram"):
+    run_key = ("phase", d, loads, temps, trials, sweeps, seed)
+    refusal = cost.phase_refusal(d, grid, trials, sweeps, float(load))
+    if not _ready(run_key, seconds, "phase diagram", refusal):
         return
-    bar = st.progress(0.0, text="Glauber sweeps…") if seconds > 0.3 else None
-    pd = cache.phase_diagram(d, loads, temps, trials, sweeps, seed,
-                             progress=(lambda k, n: bar.progress(k / n, text=f"sweep {k} of {n}"))
-                             if bar is not None else None)
-    if bar is not None:
-        bar.empty()
+
+    def compute(check):
+        run = live.Live(seconds, sweeps, "Glauber sweeps…", lambda final: None, check)
+        pd = cache.phase_diagram(d, loads, temps, trials, sweeps, seed,
+                                 progress=lambda k, n: run.tick("Glauber sweeps"))
+        run.close()
+        return pd
+
+    pd = queue_view.run("phase diagram", run_key, seconds, compute,
+                        cache.has_phase_diagram(d, loads, temps, trials, sweeps, seed))
+    if pd is None:
+        return
     boundary = theory_boundary(float(load))
     live.plot(st, figures.phase_figure(pd, boundary, CLASSICAL_ALPHA), "cap_phase", True,
               "capacity_phase")
