@@ -1,5 +1,6 @@
 """The capacity lab page: its curves are the core's, its CSV says what it plots, costly runs
-wait for Run or are refused with a reason, bad ranges get a message, every view draws."""
+wait for Run or are refused with a reason, bad ranges get a message, every view draws; runs
+wait their turn in the fair gate (ui/run_queue.py), and Cancel stops one until Run again."""
 import csv
 import io
 
@@ -51,13 +52,14 @@ def test_a_huge_run_is_refused_with_the_reason():
 
 
 def test_a_middling_run_waits_for_run():
-    query = {"v_sync": "0", "v_async": "0", "v_dense": "1", "d": "100", "n_lo": "50",
-             "n_hi": "600", "points": "8", "trials": "40"}
-    ns = cost.counts(50, 600, 8, log=True)
-    seconds = cost.curves_seconds(["dense"], 100, ns, 40)
-    assert cost.INSTANT_SECONDS < seconds <= cost.MAX_SECONDS
+    from ui.run_queue_view import about
+
+    query, seconds = costly(0)  # between cost.INSTANT_SECONDS and cost.MAX_SECONDS
     at = open_app(PAGE, query=query)
     assert not at.get("plotly_chart")
+    assert [i.value for i in at.info] == [
+        f"Press Run to start this curve: {about(seconds)} of computing on a quiet server; when "
+        "others are running theirs, yours waits its turn."]
     run = [b for b in at.button if b.label.startswith("Run")]
     assert run, [b.label for b in at.button]
     run[0].click().run()
@@ -145,3 +147,152 @@ def test_widening_a_range_computes_only_the_new_points(monkeypatch):
     assert asked == [[3, 5], [2, 4]]
     assert both[1] == first[0] and both[3] == first[1]
     assert both == curves.success_points("classical-async", 37, [2, 3, 4, 5], 4, 0.0, 11)
+
+
+# ------------------------------------------------------------------ the fair gate of heavy runs
+
+COSTLY_NS = cost.counts(50, 3000, 12, log=True)  # the dense network's N, d = 100
+
+
+def costly(seed: int, seconds: float = 2.0) -> tuple[dict, float]:
+    """(the link, its estimate) of a dense-network curve that needs the Run button: the
+    fewest trials whose estimate is at least `seconds` (and above cost.INSTANT_SECONDS)."""
+    for trials in range(1, 201):
+        estimate = cost.curves_seconds(["dense"], 100, COSTLY_NS, trials)
+        if estimate >= seconds and estimate > cost.INSTANT_SECONDS:
+            assert estimate <= cost.MAX_SECONDS, estimate
+            return {"v_sync": "0", "v_async": "0", "v_dense": "1", "d": "100", "n_lo": "50",
+                    "n_hi": "3000", "points": str(len(COSTLY_NS)), "trials": str(trials),
+                    "seed": str(seed)}, estimate
+    raise AssertionError("no number of trials gives such a run")
+
+
+def click_during_the_run(key: str) -> None:
+    """What a browser's click does while the script runs, called from the script's own thread:
+    a rerun request with the button's trigger and the other widgets' values, which Streamlit
+    serves at the script's next yield point (its next st call)."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState, WidgetStates
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+    ctx = get_script_run_ctx()
+    button = [i for i in ctx.shared.widget_ids_this_run.snapshot() if i.endswith(f"-{key}")]
+    assert len(button) == 1, f"no button {key!r} on the page while the run goes on"
+    states = [s for s in ctx.session_state.get_widget_states()
+              if s.WhichOneof("value") != "trigger_value"]  # earlier clicks are not sent again
+    states.append(WidgetState(id=button[0], trigger_value=True))
+    assert ctx.script_requests.request_rerun(RerunData(
+        query_string=ctx.query_string, widget_states=WidgetStates(widgets=states),
+        page_script_hash=ctx.page_script_hash))
+
+
+def test_cancel_stops_the_run_and_it_waits_for_run_again(monkeypatch):
+    from ui import run_queue
+    from ui.capacity import live
+
+    ticks, real = [], live.Live.tick
+
+    def tick(self, text):
+        real(self, text)
+        ticks.append(text)
+        if len(ticks) == 1:  # the first point is in: the user presses Cancel
+            click_during_the_run("cancel_curve")
+    monkeypatch.setattr(live.Live, "tick", tick)
+    query, estimate = costly(4321)  # a run no other test has made
+    at = open_app(PAGE, query=query)
+    next(b for b in at.button if b.label.startswith("Run")).click().run()
+    assert not at.exception
+    stopped_after = len(ticks)
+    assert stopped_after < len(COSTLY_NS), "the run went on to the end"
+    assert not at.get("plotly_chart")
+    assert [i.value for i in at.info] == [
+        "Cancelled: nothing was drawn. Press Run to start this curve again."]
+    from ui.run_queue_view import about
+    assert [b.label for b in at.button if b.label.startswith("Run")] == [
+        f"Run ({about(estimate)})"]
+    assert run_queue.GATE.counts() == (0, 0)  # its slot is free
+    at.run()  # a rerun (any widget) does not start it again
+    assert len(ticks) == stopped_after and not at.get("plotly_chart")
+    assert any(i.value.startswith("Cancelled") for i in at.info)
+    next(b for b in at.button if b.label.startswith("Run")).click().run()  # Run again: it runs
+    assert not at.exception and len(at.get("plotly_chart")) == 2
+    assert len(ticks) == stopped_after + len(COSTLY_NS) and not at.info
+
+
+@pytest.mark.parametrize("query, charts", [({"n_hi": "12", "points": "6", "seed": "4322"}, 2),
+                                           ({"view": "basins", "n_hi": "8", "seed": "4323"}, 1),
+                                           ({"view": "phase", "seed": "4324"}, 1)])
+def test_a_run_waits_its_turn_and_says_so(monkeypatch, query, charts):
+    """The server's slots are all taken by another session's run: the page says how many
+    runs are ahead and offers Cancel; when that run ends, this one runs. Every view."""
+    import threading
+    import time
+
+    from ui import run_queue, run_queue_view
+
+    gate, release, shown = run_queue.Gate(1), threading.Event(), []
+    monkeypatch.setattr(run_queue, "GATE", gate)
+    real = run_queue_view.waiting_text
+    monkeypatch.setattr(run_queue_view, "waiting_text",
+                        lambda w, waited=0.0: shown.append(real(w, waited)) or shown[-1])
+    other = threading.Thread(daemon=True, target=gate.run, args=(
+        ("another session's run",), lambda ticket: release.wait(60), 8.0))
+    other.start()
+
+    def end_the_other_run_once_the_page_waits():
+        deadline = time.monotonic() + 60
+        while not shown and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)  # the page waits on, looking again and again
+        release.set()
+    threading.Thread(target=end_the_other_run_once_the_page_waits, daemon=True).start()
+    at = open_app(PAGE, query=query)
+    other.join(10)
+    assert shown[0] == ("1 run ahead of yours; yours starts when it finishes (about 8 s of "
+                        "computing on a quiet server).")
+    assert len(shown) >= 2  # it looked again while it waited
+    assert len(at.get("plotly_chart")) == charts and not at.info  # then it ran
+    assert not [b for b in at.button if b.label == "Cancel"]  # and the button went
+    assert gate.counts() == (0, 0)
+
+
+def test_a_session_whose_tab_has_gone_leaves_the_queue(monkeypatch):
+    """Streamlit keeps running a closed tab's script: the wait notices that the session has
+    had no client for GONE_AFTER_S and gives up its place instead of computing for no one.
+    (AppTest's runtime is a mock: the page's module is given one whose session is connected
+    for the first look only.)"""
+    import threading
+
+    from ui import run_queue, run_queue_view
+
+    asked = []
+
+    class Runtime:  # the two calls the page makes, as Streamlit's Runtime answers them
+        @staticmethod
+        def exists():
+            return True
+
+        @staticmethod
+        def instance():
+            return Runtime
+
+        @staticmethod
+        def is_active_session(session_id):
+            asked.append(session_id)
+            return len(asked) == 1
+
+    gate, release = run_queue.Gate(1), threading.Event()
+    monkeypatch.setattr(run_queue, "GATE", gate)
+    monkeypatch.setattr(run_queue_view, "GONE_AFTER_S", 0.3)
+    monkeypatch.setattr(run_queue_view, "Runtime", Runtime)
+    other = threading.Thread(daemon=True, target=gate.run, args=(
+        ("another session's run",), lambda ticket: release.wait(60), 8.0))
+    other.start()
+    try:
+        at = open_app(PAGE, query={"n_hi": "12", "points": "6", "seed": "4325"})
+        assert not at.get("plotly_chart")  # it left without computing
+        assert gate.counts() == (1, 0)  # while the other run still computes
+        assert len(asked) > 2 and set(asked) == {"test session id"}
+    finally:
+        release.set()
+        other.join(10)
