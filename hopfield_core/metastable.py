@@ -66,24 +66,28 @@ class BetaSweep:
 
 def beta_sweep(patterns, query, betas, max_steps: int = 100, tol: float = 1e-6,
                gamma: float = 1.0) -> BetaSweep:
-    """Run ModernHopfield(patterns, beta).run(query, ...) for every beta."""
+    """Run ModernHopfield(patterns, beta).run(query, ...) for every beta.
+
+    Only each run's end is kept (copied: a view would keep its whole trajectory alive), so
+    the runs' trajectories never add up: one at a time is in memory."""
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size == 0:
         raise ValueError("betas must be a non-empty 1-D sequence")
-    finals, weights, energies, steps, conv = [], [], [], [], []
-    for b in betas:
-        model = ModernHopfield(patterns, float(b))
-        traj = model.run(query, max_steps=max_steps, tol=tol, gamma=gamma)
-        finals.append(traj.final)
-        weights.append(traj.weights[-1])
-        energies.append(traj.energies[-1])
-        steps.append(traj.steps)
-        conv.append(traj.converged)
+    ends = [_run_end(patterns, query, float(b), max_steps, tol, gamma) for b in betas]
+    finals, weights, energies, steps, conv = zip(*ends)
     W = np.stack(weights)
     return BetaSweep(betas=betas, k90=np.array([k90(p) for p in W], dtype=int),
                      kinds=tuple(fixed_point_kind(p) for p in W), fixed_points=np.stack(finals),
                      weights=W, energies=np.array(energies, dtype=np.float64),
                      steps=np.array(steps, dtype=int), converged=np.array(conv, dtype=bool))
+
+
+def _run_end(patterns, query, beta: float, max_steps: int, tol: float, gamma: float) -> tuple:
+    """(last state (d,), its weights (N,), energy, steps, converged) of one run: copies, so
+    that the trajectory is freed when this returns."""
+    traj = ModernHopfield(patterns, beta).run(query, max_steps=max_steps, tol=tol, gamma=gamma)
+    return (traj.final.copy(), traj.weights[-1].copy(), float(traj.energies[-1]), traj.steps,
+            bool(traj.converged))
 
 
 def kind_ranges(betas, kinds) -> list[tuple[str, float, float]]:

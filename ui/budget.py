@@ -68,7 +68,7 @@ def cap(kind: str, mode: str, d: int, N: int, requested: int, share: float = 1.0
 
 def sweep_steps(d: int, N: int, runs: int, requested: int) -> int:
     """Steps for each of `runs` modern-network runs that must share one budget: the CPU and
-    the memory alike (sweep_bytes: every run's trajectory stays in memory to the end)."""
+    the memory alike (sweep_bytes: one run's trajectory at a time, and each run's end)."""
     by_memory = requested
     while by_memory > 1 and sweep_bytes(d, N, runs, by_memory) > RUN_BYTES:
         by_memory //= 2
@@ -131,14 +131,15 @@ def modern_run_bytes(N: int, d: int, steps: int, itemsize: int = 8) -> int:
     return per_state * (steps + 1) + 8 * 8 * d + classical.SMALL_BYTES
 
 
-def kept_bytes(d: int, steps: int, pixels: int | None = None) -> int:
-    """What the app makes of a run of `steps` steps: its states, their pickled and unpickled
-    copies (st.cache_data keeps a run pickled), and the player's frames (ui.dynamics_view: H x W
-    x 3 float64 a state, listed, stacked and pickled into its cache: four frames' worth).
+def kept_bytes(d: int, N: int, steps: int, pixels: int | None = None) -> int:
+    """What the app makes of a run of `steps` steps: its trajectory, kept once and shared
+    (ui.state.RUNS: the states, the energies and a modern run's (T+1, N) weights), and the
+    player's analysis (ui.dynamics_view.PLAYER: the frames as H x W x 3 bytes, built in place
+    one state at a time, and the (T+1, N) overlaps), plus one state's float picture.
     pixels: H x W of a picture (default d, the most a grey image of d neurons has)."""
-    states = 8 * d * (steps + 1)
-    frames = 8 * 3 * (d if pixels is None else pixels) * (steps + 1)
-    return 3 * states + 4 * frames
+    pixels = d if pixels is None else pixels
+    per_state = 8 * d + 8 + 8 * N + 3 * pixels + 8 * N + classical.STATE_OBJECT
+    return per_state * (steps + 1) + 4 * 8 * 3 * pixels + classical.SMALL_BYTES
 
 
 def run_bytes(kind: str, mode: str, d: int, N: int, steps: int, cfg: dict | None = None,
@@ -152,7 +153,7 @@ def run_bytes(kind: str, mode: str, d: int, N: int, steps: int, cfg: dict | None
         core = dense.run_bytes(N, d, steps, mode)
     else:
         core = modern_run_bytes(N, d, steps)
-    return max(build, held + max(core, kept_bytes(d, steps, pixels)))
+    return max(build, held + max(core, kept_bytes(d, N, steps, pixels)))
 
 
 def max_steps_bytes(kind: str, mode: str, d: int, N: int, share: float = 1.0,
@@ -213,11 +214,11 @@ def over(need: int, what: str, lower: str, share: float = 1.0) -> str | None:
 
 def sweep_bytes(d: int, N: int, runs: int, steps: int) -> int:
     """Peak bytes of the modern page's beta sweep (metastable.beta_sweep): the runs follow one
-    another, but each keeps its whole trajectory to the end (the sweep's last states and
-    weights are views into them), so: every run's states and weights, one run's temporaries
-    and its network's float64 copy of X."""
-    kept = runs * (8 * (d + N) + classical.STATE_OBJECT) * (steps + 1)
-    return kept + modern_run_bytes(N, d, steps) + 2 * 8 * N * d
+    another and each keeps only a copy of its end (the last state and its weights), so one
+    run's peak and its network's float64 copy of X, beside every run's end, listed and then
+    stacked."""
+    ends = 2 * runs * (8 * (d + N) + classical.STATE_OBJECT)
+    return ends + modern_run_bytes(N, d, steps) + 2 * 8 * N * d
 
 
 def attention_check_bytes(n_q: int, n_k: int, d_in: int, d_k: int | None = None,

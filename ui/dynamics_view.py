@@ -8,7 +8,9 @@ import streamlit as st
 
 from hopfield_core import analysis, images
 
-from . import charts, figures, state, widgets
+from . import figures, memory_plan, state, widgets
+from .byte_cache import ByteCache
+from .live_charts import live, live_image  # no blank chart or picture during Play
 from .state import PatternSet
 
 VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.info,
@@ -28,6 +30,17 @@ def picture(states: np.ndarray, ps: PatternSet) -> np.ndarray:
 
 def frames_of(traj, ps: PatternSet) -> np.ndarray:
     return picture(traj.states, ps)
+
+
+def frames_u8(traj, ps: PatternSet) -> np.ndarray:
+    """(T+1, H, W, 3) uint8: every state as the player's PNG shows it, round(255 x picture),
+    8 times smaller than the float pictures; built one state at a time."""
+    lo, hi = (-1.0, 1.0) if ps.binary else (float(ps.X.min()), float(ps.X.max()))
+    S = np.asarray(traj.states)  # (T+1, d)
+    out = np.empty((len(S), ps.shape[0], ps.shape[1], 3), dtype=np.uint8)
+    for t, s in enumerate(S):
+        out[t] = np.round(images.to_image(s, ps.shape, lo, hi) * 255)  # to_image clips to [0, 1]
+    return out
 
 
 # A computed energy is a sum of dot products over d entries, a log-sum-exp and a few terms: it
@@ -58,11 +71,19 @@ def energy_change(energies: np.ndarray, t: int, dtype=np.float64) -> str | None:
     return f"{change:.3g}"
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def _analyse(run_key: str, fingerprint: str, _traj, _ps: PatternSet):
-    """Frames, overlaps, energy rises and verdict of a run, computed once per run."""
-    return (frames_of(_traj, _ps), analysis.overlaps(_traj.states, _ps.X),
-            analysis.energy_rises(_traj.energies), analysis.verdict(_traj, _ps.X, binary=_ps.binary))
+def analyse(traj, ps: PatternSet) -> tuple:
+    """(frames (T+1, H, W, 3) uint8, overlaps (T+1, N), energy rises, verdict) of a run."""
+    return (frames_u8(traj, ps), analysis.overlaps(traj.states, ps.X),
+            analysis.energy_rises(traj.energies), analysis.verdict(traj, ps.X, binary=ps.binary))
+
+
+# what the player shows of each run, for every session: bounded by bytes (ui/memory_plan.py)
+PLAYER = ByteCache("player", memory_plan.PLAYER_BYTES)
+
+
+def _analyse(run_key: str, fingerprint: str, traj, ps: PatternSet) -> tuple:
+    """analyse(traj, ps), computed once per run and kept in PLAYER (shared read-only)."""
+    return PLAYER.get((run_key, fingerprint), lambda: analyse(traj, ps))
 
 
 def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
@@ -84,11 +105,11 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
         h = 460 if state.presenter() else 300  # larger for a projector
         key = (run_key, t, tuple(ps.names), h, energy_label)  # figures are built once per run and step
         c1.markdown(f"**State at step {t}**")  # a PNG, not a chart: sent as encoded once
-        c1.image(state.image_png(frames[t], 2 * h), width="stretch", output_format="PNG")
-        charts.plot(c2, state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
-            traj.energies, t, rises, title=energy_label, height=h)), key=f"{page}_energy", config={"displayModeBar": False})
-        charts.plot(c3, state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
-            m_all[t], ps.names, height=h)), key=f"{page}_overlaps", config={"displayModeBar": False})
+        live_image(c1, state.image_png(frames[t] / 255.0, 2 * h), width="stretch")
+        live(c2, state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
+            traj.energies, t, rises, title=energy_label, height=h)), f"{page}_energy", page, config={"displayModeBar": False})
+        live(c3, state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
+            m_all[t], ps.names, height=h)), f"{page}_overlaps", page, config={"displayModeBar": False})
         delta = energy_change(traj.energies, t, traj.states.dtype)
         still = delta == NO_CHANGE
         st.metric(energy_label, f"{traj.energies[t]:.6g}", delta=delta,

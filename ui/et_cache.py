@@ -6,6 +6,9 @@ import time
 import numpy as np
 import streamlit as st
 
+from . import memory_plan
+from .byte_cache import ByteCache
+
 
 @st.cache_resource(show_spinner="Loading the Energy Transformer...")
 def _load(device: str, name: str = "harmonic"):
@@ -34,16 +37,22 @@ def devices() -> list[str]:
     return available_devices()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+# the completions of every session, bounded by bytes (ui/memory_plan.py): 4.6 MB at T = 100
+COMPLETIONS = ByteCache("completions", memory_plan.COMPLETIONS_BYTES)
+
+
 def complete(device: str, name: str, image_key: str, mask_key: str, steps: int,
              _image: np.ndarray, _mask: np.ndarray):
-    """(Completion, seconds it took) of model `name`: keyed by small strings, arrays not hashed."""
-    model, error = load_et(device, name)
-    if model is None:
-        raise RuntimeError(error)
-    t0 = time.perf_counter()
-    out = model.complete(_image, _mask, steps=steps)
-    return out, time.perf_counter() - t0
+    """(Completion, seconds it took) of model `name`: keyed by small strings, arrays not hashed;
+    kept in COMPLETIONS, shared read-only."""
+    def make():
+        model, error = load_et(device, name)
+        if model is None:
+            raise RuntimeError(error)
+        t0 = time.perf_counter()
+        out = model.complete(_image, _mask, steps=steps)
+        return out, time.perf_counter() - t0
+    return COMPLETIONS.get((device, name, image_key, mask_key, steps), make)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -55,4 +64,4 @@ def spectrum(device: str, name: str, run_key: str, t: int, _tokens: np.ndarray) 
     model, error = load_et(device, name)
     if model is None:
         raise RuntimeError(error)
-    return eigenvalues(model.model, _tokens)
+    return eigenvalues(model.model, np.array(_tokens))  # writable: torch takes no read-only array

@@ -375,14 +375,23 @@ def build_model(kind: str, X: np.ndarray, cfg: dict):
     raise ValueError(f"unknown model {kind!r}")
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+import threading  # noqa: E402 (here, with the only code that needs them)
+
+from . import memory_plan  # noqa: E402
+from .byte_cache import ByteCache  # noqa: E402
+
+# the runs of every session, bounded by bytes (ui/memory_plan.py): a trajectory of d = 3072
+# neurons holds 25 kB a step, and a run up to the budget some 36 MB
+RUNS = ByteCache("runs", memory_plan.RUNS_BYTES)
+
+
 def _cached_run(kind: str, cfg: tuple, fingerprint: str, query_key: str, run_kwargs: tuple,
                 _X: np.ndarray, _q: np.ndarray):
-    """Keyed by small values only: the arrays (leading underscore) are not hashed."""
-    return model_for(kind, cfg, fingerprint, _X).run(_q, **dict(run_kwargs))
-
-
-import threading  # noqa: E402 (here, with the only code that needs it)
+    """The run, once per (model, settings, patterns, query, run options) for every session,
+    kept in RUNS and shared read-only. Keyed by small values only: the arrays (leading
+    underscore) are named by the fingerprint and the query key."""
+    key = (kind, cfg, fingerprint, query_key, run_kwargs)
+    return RUNS.get(key, lambda: model_for(kind, cfg, fingerprint, _X).run(_q, **dict(run_kwargs)))
 
 _models: dict = {}  # (kind, cfg, fingerprint) -> network, in the order of their last use
 _models_lock = threading.Lock()  # guards _models
@@ -431,15 +440,20 @@ def _model_bytes(model) -> int:
     return int(own) if own is not None else int(model.patterns.nbytes)
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
+# figures and verdicts shared by every session, bounded by bytes (ui/memory_plan.py): an
+# energy curve is some 40 kB, the modern page's largest figure 0.7 MB
+SHARED = ByteCache("shared", memory_plan.SHARED_BYTES)
+
+
 def shared(key, _make):
     """_make(), computed once per `key` and shared read-only by every rerun and session.
 
-    `key` (a string or tuple of small values) must name everything the result depends on,
-    page included. Meant for figures (st.plotly_chart serialises a copy, never mutates) and
-    verdicts: rebuilding a Plotly figure costs milliseconds that every rerun would pay.
+    `key` (a string or tuple of small, hashable values) must name everything the result
+    depends on, page included. Meant for figures (st.plotly_chart serialises a copy, never
+    mutates) and verdicts: rebuilding a Plotly figure costs milliseconds that every rerun
+    would pay.
     """
-    return _make()
+    return SHARED.get(key, _make)
 
 
 def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, query_key: str, share: float = 1.0,

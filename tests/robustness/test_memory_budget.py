@@ -14,7 +14,6 @@ benchmarks/bench_page_memory.py prints the heaviest case of each page beside its
 from __future__ import annotations
 
 import math
-import pickle
 import tracemalloc
 from dataclasses import dataclass
 from typing import Callable
@@ -23,12 +22,13 @@ import numpy as np
 import pytest
 import streamlit as st
 
-from hopfield_core import (ClassicalHopfield, DenseAssociativeMemory, ModernHopfield, analysis,
+from hopfield_core import (ClassicalHopfield, DenseAssociativeMemory, ModernHopfield,
                            classical, compare, dense, ebm, ebm_data, expfamily, hopfield_attention,
                            landscape, metastable)
 from tests.app.conftest import open_app
-from ui import budget, dynamics_view, state
+from ui import budget, byte_cache, dynamics_view, state
 from ui.state import PatternSet
+from tests.memory_probe import traced_peak
 
 SMALL = dict(d=256, N=3, shape=(16, 16))        # the sidebar's default: H, O, X at 16 x 16
 LARGE = dict(d=3072, N=40, shape=(32, 32, 3))   # the largest: 32 x 32 in colour, a full store
@@ -36,16 +36,6 @@ SIZES = {"small": SMALL, "large": LARGE}
 
 
 # ---------------------------------------------------------------- measuring
-
-def traced_peak(fn: Callable) -> int:
-    """Peak bytes NumPy and Python allocate while fn() runs (tracemalloc)."""
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
 
 def torch_peak(fn: Callable) -> int:
     """Peak bytes of PyTorch's CPU tensors while fn() runs: the profiler records each
@@ -88,13 +78,10 @@ def unit_rows(N: int, d: int, seed: int = 0) -> np.ndarray:
 
 def app_run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, **kwargs) -> tuple:
     """What ui.state.run and ui.dynamics_view make of one run, without Streamlit: the network
-    built, the run, the trajectory pickled into st.cache_data and read back, and the player's
-    frames and overlaps, pickled into theirs. Returns what the caches keep."""
+    built, the run (ui.state.RUNS keeps it as it is) and the player's analysis of it (the
+    frames as bytes and the overlaps, kept by ui.dynamics_view.PLAYER). Returns what they keep."""
     traj = state.build_model(kind, ps.X, cfg).run(q, **kwargs)
-    kept = pickle.dumps(traj)
-    pickle.loads(kept)
-    shown = pickle.dumps((dynamics_view.frames_of(traj, ps), analysis.overlaps(traj.states, ps.X)))
-    return kept, shown
+    return traj, dynamics_view.analyse(traj, ps)
 
 
 def page_runs(runs: list, binary: PatternSet, continuous: PatternSet, q, qc, pixels: int):
@@ -332,13 +319,13 @@ def test_at_the_largest_size_every_case_fits_in_one_run():
 
 def test_memory_cuts_a_long_run_at_the_largest_size_and_says_which_limit():
     d, pixels = 3072, 1024  # 32 x 32 in colour
-    steps, note = budget.run_cap("modern", "", d, 3, 2000, pixels=pixels)
+    steps, note = budget.run_cap("modern", "", d, 3, 4000, pixels=pixels)  # some 2000 steps fit
     assert steps < budget.max_steps("modern", "", d, 3)  # memory binds before the CPU here
     assert budget.run_bytes("modern", "", d, 3, steps, pixels=pixels) <= budget.RUN_BYTES
     assert budget.run_bytes("modern", "", d, 3, steps + 1, pixels=pixels) > budget.RUN_BYTES
-    assert note.startswith(f"This run stopped at {steps} steps, not the 2000 you asked for")
+    assert note.startswith(f"This run stopped at {steps} steps, not the 4000 you asked for")
     assert "150 MB of the class's shared server's memory" in note and "smaller image size" in note
-    assert budget.run_cap("modern", "", d, 3, 2000, pixels=pixels) == (steps, note)  # deterministic
+    assert budget.run_cap("modern", "", d, 3, 4000, pixels=pixels) == (steps, note)  # deterministic
     assert budget.run_cap("modern", "", 256, 3, 2000, pixels=256)[1] is None  # the default size: all
 
 
@@ -426,6 +413,7 @@ LINKS = [  # the largest values a link can ask for, page by page
 def fresh_caches():
     st.cache_data.clear()
     st.cache_resource.clear()
+    byte_cache.clear_all()
     state._models.clear()
 
 
@@ -474,7 +462,8 @@ def test_a_link_at_the_largest_values_stays_within_one_run(page, query):
     fresh_caches()
 
 
-def test_the_modern_page_says_where_memory_cut_its_run():
+def test_the_modern_page_says_where_memory_cut_its_run(monkeypatch):
+    monkeypatch.setattr(budget, "RUN_BYTES", 100 * budget.MB)  # at 150 MB the CPU binds first
     at, _ = page_peak("modern", LINKS[3][1])
     steps = budget.run_cap("modern", "", 3072, 40, 2000, pixels=1024)[0]
     notes = [c.value for c in at.caption if "memory" in c.value]

@@ -7,7 +7,8 @@ import streamlit as st
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
 from hopfield_core import landscape
 
-from .. import budget
+from .. import budget, memory_plan
+from ..byte_cache import ByteCache
 
 WORLD_GRID = 121    # points a side of the 2-D world's energy grid
 PLANE_GRID = 61     # points a side of the image-plane grid
@@ -76,8 +77,13 @@ def line_slice(fingerprint: str, a: int, b: int, betas: tuple, _X: np.ndarray):
     return ts, E, [landscape.barrier(_X, a, b, bt) for bt in betas]
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+# every state of the small networks, bounded by bytes (ui/memory_plan.py): 9 MB at d = 16
+BINARY = ByteCache("binary landscapes", memory_plan.BINARY_BYTES)
+
+
 def binary(model: str, patterns_key: str, _X: np.ndarray) -> landscape.BinaryLandscape:
     """Every state of the small network: read-only, shared by reruns (never mutate it)."""
-    net = ClassicalHopfield(_X) if model == "classical" else DenseAssociativeMemory(_X, degree=3)
-    return landscape.binary_landscape(net)
+    def make():
+        net = ClassicalHopfield(_X) if model == "classical" else DenseAssociativeMemory(_X, degree=3)
+        return landscape.binary_landscape(net)
+    return BINARY.get((model, patterns_key), make)

@@ -11,12 +11,19 @@ import streamlit as st
 from hopfield_core import ModernHopfield
 from hopfield_core.metastable import BetaSweep, beta_sweep, bound_beta
 
+from .. import memory_plan
+from ..byte_cache import ByteCache
 
-@st.cache_data(max_entries=64, show_spinner=False)
+
+# the sweeps of every session, bounded by bytes (ui/memory_plan.py): 0.8 MB each at d = 3072
+SWEEPS = ByteCache("sweeps", memory_plan.SWEEPS_BYTES)
+
+
 def sweep(fingerprint: str, query_key: str, betas: tuple, max_steps: int, tol: float,
           gamma: float, _X: np.ndarray, _q: np.ndarray) -> BetaSweep:
-    """Where the query ends for every beta of the grid."""
-    return beta_sweep(_X, _q, list(betas), max_steps=max_steps, tol=tol, gamma=gamma)
+    """Where the query ends for every beta of the grid (kept in SWEEPS, shared read-only)."""
+    return SWEEPS.get((fingerprint, query_key, betas, max_steps, tol, gamma), lambda: beta_sweep(
+        _X, _q, list(betas), max_steps=max_steps, tol=tol, gamma=gamma))
 
 
 @st.cache_data(max_entries=128, show_spinner=False)

@@ -1,0 +1,93 @@
+"""What one app process may hold at worst, so that a class of 30 stays within CLASS_BYTES (2 GB).
+
+A run is bounded while it computes (ui.budget.RUN_BYTES, 150 MB at its peak); what the
+process keeps afterwards is bounded here. Each cache whose entries can be large is a
+ByteCache (ui/byte_cache.py) with a limit in bytes; the others keep a bounded number of
+entries, each small at the largest values a link can ask for (32 x 32 in colour, d = 3072, a
+store of 40 patterns). The worst case adds up (MB = 2^20 bytes):
+
+    the process idle: Python, Streamlit, NumPy, PyTorch, Plotly   IDLE_BYTES        460
+    heavy runs computing at once, one a core                      4 x RUN_BYTES     600
+    built networks (ui.state.model_for)                           budget.MODELS_BYTES 300
+    caches bounded by bytes, BYTE_CACHES:
+      trajectories (ui.state.RUNS; the largest run, 36 MB)        RUNS_BYTES        192
+      the player's frames and overlaps (ui.dynamics_view; 5 MB)   PLAYER_BYTES       48
+      figures and verdicts (ui.state.shared; 0.7 MB)              SHARED_BYTES       64
+      beta sweeps (ui.modern.cache; 0.8 MB)                       SWEEPS_BYTES       16
+      ET completions (ui.et_cache; 4.6 MB at T = 100)             COMPLETIONS_BYTES  32
+      every state of a binary network (ui.landscape; 9 MB)        BINARY_BYTES       32
+    caches bounded by entries, ENTRY_BOUNDED: entries x the
+    largest entry a link can create (the largest: 64 pattern
+    sets of 0.94 MB, 3 projections of 18 MB)                      entry_bounded()   240
+                                                                          worst()  1984
+
+worst() <= CLASS_BYTES: tests/robustness/test_memory_plan.py adds the limits up, checks that
+every ByteCache and every st.cache_data / st.cache_resource of ui/ is listed here with its
+limit or its entry count, and measures the largest entries; tests/load/test_class_memory.py
+measures a real server (ten sessions at the largest size at once: 404 MB idle, 868 MB peak).
+
+PLAN_SLOTS: ui/run_queue.py's gate lets one heavy run a core compute at once
+(HOPFIELD_HEAVY_SLOTS overrides the core count); on a machine of more than 4 cores the worst
+case grows by RUN_BYTES a core beyond 4, unless HOPFIELD_HEAVY_SLOTS is set to 4. The runs of
+the dynamics pages (ui.state.run) do not wait in that gate: more than 4 of them computing at
+the same instant, each at the largest size, would go beyond this plan. No Streamlit here.
+"""
+from __future__ import annotations
+
+MB, KB = 2 ** 20, 2 ** 10
+CLASS_BYTES = 2048 * MB   # a class of 30 on one app process
+IDLE_BYTES = 460 * MB     # the process idle after its warm-up: 404 MB measured by
+                          # tests/load/test_class_memory.py, ~420 MB by benchmarks/load_classroom.py
+PLAN_SLOTS = 4            # heavy runs computing at once that the plan allows for
+
+RUNS_BYTES = 192 * MB
+PLAYER_BYTES = 48 * MB
+SHARED_BYTES = 64 * MB
+SWEEPS_BYTES = 16 * MB
+COMPLETIONS_BYTES = 32 * MB
+BINARY_BYTES = 32 * MB
+
+# ByteCache name -> its limit in bytes
+BYTE_CACHES = {"runs": RUNS_BYTES, "player": PLAYER_BYTES, "shared": SHARED_BYTES,
+               "sweeps": SWEEPS_BYTES, "completions": COMPLETIONS_BYTES,
+               "binary landscapes": BINARY_BYTES}
+
+# cache (module.function, or module.NAME of an LRU) -> (entries, the largest entry a link can
+# create, in bytes: pickled for st.cache_data, which keeps its entries pickled)
+ENTRY_BOUNDED = {
+    "ui.state._stored_pixels": (512, 49 * KB),       # an upload, 64 x 64 x 3 bytes
+    "ui.state._pattern_set": (64, 961 * KB),         # 40 patterns of d = 3072, float64
+    "ui.state._png": (2048, 12 * KB),                # a picture's PNG, 920 px a side
+    "ui.compare_cache.projections": (3, 18 * MB + 512 * KB),  # d = 3072, 4 heads of 64
+    "ui.et_cache._load": (6, 512 * KB),              # 2 models x 3 devices (CUDA, MPS, CPU)
+    "ui.et_cache.spectrum": (256, 2 * KB),           # the eigenvalues of M at one step
+    "ui.ebm.cache.plane_run": (64, 64 * KB),         # 16 patterns in the plane, 61 frames
+    "ui.ebm.cache.image_run": (32, 1 * MB),          # 40 patterns of d = 3072 learned
+    "ui.expfamily.sections.cloud_layers": (64, 200 * KB),  # 200 tokens, 20 layers, twice
+    "ui.expfamily.sections.descent": (64, 2 * KB),
+    "ui.landscape.cache.world": (64, 128 * KB),      # 121 x 121 energies and a run
+    "ui.landscape.cache.plane_for": (32, 80 * KB),   # a plane through d = 3072
+    "ui.landscape.cache.plane_grid": (64, 32 * KB),  # 61 x 61 energies
+    "ui.landscape.cache.line_slice": (64, 16 * KB),  # 4 betas x 301 points
+    "ui.dense.cache.stable_counts": (64, 1 * KB),
+    "ui.dense.cache.final_verdict": (256, 2 * KB),
+    "ui.dense.cache.stable_figure": (64, 64 * KB),
+    "ui.dense.cache.shape_figure": (64, 64 * KB),
+    "ui.modern.cache.bound_table": (128, 2 * KB),    # N = 40
+    "ui.capacity.sections.theory_boundary": (8, 2 * KB),
+    "ui.capacity.cache.POINTS": (4000, 256),         # one point of a success curve
+    "ui.capacity.cache.PHASES": (16, 64 * KB),       # a phase diagram's grid
+}
+
+
+def entry_bounded() -> int:
+    """Bytes the caches bounded by entries may hold at worst, together."""
+    return sum(n * size for n, size in ENTRY_BOUNDED.values())
+
+
+def worst(slots: int = PLAN_SLOTS) -> int:
+    """Bytes the process may hold at worst with `slots` heavy runs computing at once."""
+    from .budget import MODELS_BYTES, RUN_BYTES
+
+    return (IDLE_BYTES + slots * RUN_BYTES + MODELS_BYTES + sum(BYTE_CACHES.values())
+            + entry_bounded())
