@@ -296,3 +296,20 @@ def test_a_session_whose_tab_has_gone_leaves_the_queue(monkeypatch):
     finally:
         release.set()
         other.join(10)
+
+
+def test_a_link_past_the_memory_budget_is_refused_with_the_limit_named():
+    """Even one trial at a time, modern d = 1000 with N up to 20 000 would need more than a
+    run's share of memory: the page refuses it in a sentence that names the limit and what to
+    lower, draws nothing, and the link's other settings stay in use."""
+    link = {"view": "curves", "v_sync": "0", "v_async": "0", "v_dense": "0", "v_exp": "0",
+            "v_modern": "1", "d": "1000", "n_lo": "1", "n_hi": "20000", "points": "2",
+            "trials": "1"}
+    ns = cost.counts(1, 20000, 2, log=True)
+    assert cost.curves_bytes(["modern"], 1000, ns, 1) > cost.RUN_BYTES
+    at = open_app(PAGE, query=link)
+    assert not at.exception
+    said = [w.value for w in at.warning if "of the server's memory" in w.value]
+    assert said == [cost.curves_refusal(["modern"], 1000, ns, 1, (0.0,), 3, 1.0)]
+    assert f"at most {cost.RUN_BYTES // 2**20} MB" in said[0] and "Lower d or the largest N" in said[0]
+    assert not at.get("plotly_chart") and not [b for b in at.button if b.key == "cap_run_curve"]
