@@ -26,12 +26,15 @@ In the binary rules a tie (h = 0) keeps the current value.
 Also measured on the same stores:
   stable      (binary variants) the fraction of trials whose pattern 0 is a fixed point: no
               neuron changes in one update (then it is also a fixed point of async updates)
-  guaranteed  (modern) the fraction of trials whose pattern 0 meets Ramsauer et al.'s
-              separation condition
+  guaranteed  (modern) the fraction of trials that Ramsauer et al.'s theorem covers: pattern
+              0 meets the separation condition
                   Delta = x_0 . x_0 - max_{mu != 0} x_0 . x_mu
                         >= 2 / (beta N) + (1 / beta) ln(2 (N - 1) N beta M^2),  M^2 = d,
-              under which the update converges to a fixed point near x_0: a sufficient
-              condition, so at flip 0 it is a lower bound on `success`
+              AND the query lies in the sphere S_0 of radius 1/(beta N M) around x_0, from
+              which the update converges to a fixed point in S_0. The theorem says nothing
+              of a query outside S_0: a +-1 query with a flipped bit lies 2 from x_0, outside
+              (the radius is below 1), so past flip 0 nothing is guaranteed. A sufficient
+              condition, so a lower bound on `success` at every flip
 The random stores depend only on (seed, d, N, the number of flipped bits) (stores.py), not on
 the variant or its parameters: variants compared at one seed see the same patterns, and a
 point is the same whatever range of loads it was computed in (so a page can cache it alone),

@@ -164,14 +164,22 @@ def modern_update(X: np.ndarray, xi: np.ndarray, beta: float) -> np.ndarray:
     return np.matmul(p[:, None, :], X)[:, 0, :]  # (t, d)
 
 
-def separation_guaranteed(X: np.ndarray, beta: float) -> np.ndarray:
-    """(t,) bool: does pattern 0 of each store meet Ramsauer et al.'s separation condition
-    (curves' docstring)? A store of one pattern always does. No copy of X is made."""
+def separation_guaranteed(X: np.ndarray, beta: float, queries: np.ndarray | None = None
+                          ) -> np.ndarray:
+    """(t,) bool: does Ramsauer et al.'s theorem cover each trial (curves' docstring)? Pattern
+    0 meets the separation condition (a store of one pattern always does) and, when queries
+    (t, d) are given, the query lies within 1/(beta N M) of pattern 0: the theorem promises
+    nothing to a query outside that sphere. No copy of X is made."""
     t, N, d = X.shape
-    if N == 1:
-        return np.ones(t, dtype=bool)
-    dots = overlaps(X, X[:, 0, :])  # (t, N): x_mu . x_0
-    delta = dots[:, 0] - np.max(dots[:, 1:], axis=1)
     M2 = np.max(np.einsum("tnd,tnd->tn", X, X), axis=1)  # (t,) largest squared norm (d for +-1)
-    need = 2.0 / (beta * N) + np.log(2.0 * (N - 1) * N * beta * M2) / beta
-    return delta >= need
+    if N == 1:
+        ok = np.ones(t, dtype=bool)
+    else:
+        dots = overlaps(X, X[:, 0, :])  # (t, N): x_mu . x_0
+        delta = dots[:, 0] - np.max(dots[:, 1:], axis=1)
+        need = 2.0 / (beta * N) + np.log(2.0 * (N - 1) * N * beta * M2) / beta
+        ok = delta >= need
+    if queries is not None:
+        distance = np.linalg.norm(queries - X[:, 0, :], axis=1)  # (t,)
+        ok &= distance <= 1.0 / (beta * N * np.sqrt(M2))
+    return ok

@@ -144,8 +144,8 @@ def _modern_chunk(stream, a, b, beta, upto, max_steps, first):
     by 1e-9, cosines (t,), separation guaranteed (t,) or None after the first time)."""
     X = stream.patterns(a, b)
     x0 = X[:, 0, :]
-    guaranteed = rules.separation_guaranteed(X, beta) if first else None
     xi, k, still = stream.queries(x0, a), 0, False
+    guaranteed = rules.separation_guaranteed(X, beta, xi) if first else None
     while k < max_steps and (k < upto or not still):
         new = rules.modern_update(X, xi, beta)
         still = bool(np.max(np.abs(new - xi)) < 1e-9)
