@@ -313,3 +313,21 @@ def test_a_link_past_the_memory_budget_is_refused_with_the_limit_named():
     assert said == [cost.curves_refusal(["modern"], 1000, ns, 1, (0.0,), 3, 1.0)]
     assert f"at most {cost.RUN_BYTES // 2**20} MB" in said[0] and "Lower d or the largest N" in said[0]
     assert not at.get("plotly_chart") and not [b for b in at.button if b.key == "cap_run_curve"]
+
+
+def test_the_exponential_textbook_line_is_drawn_only_where_its_theorem_applies():
+    """2^(d/2) is Demircigil et al.'s capacity for F(z) = e^z: this network at beta = 1. At
+    small beta the memory fails far below it (d = 30, beta 0.05 already fails at N = 30), so
+    the line is not drawn there."""
+    from hopfield_core.capacity import success_curve
+    from ui.capacity.figures import curves_figure
+
+    def lines(beta):
+        c = success_curve("exponential", 30, [30, 3000, 30000], 8, rng=1, beta=beta)
+        fig = curves_figure([c], {"exponential": "Exponential"}, 30, 0.0, 3, log_x=True)
+        return [t for t in fig.data if t.name == "Exponential: textbook capacity"], c
+
+    at_one, _ = lines(1.0)
+    assert len(at_one) == 1 and at_one[0].x[0] == pytest.approx(2 ** 15)
+    small, c = lines(0.05)
+    assert small == [] and c.success[0] < 0.5  # the theorem's count is far off at beta 0.05

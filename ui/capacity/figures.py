@@ -13,8 +13,13 @@ COLOURS = {"classical-sync": "#1f6feb", "classical-async": "#0a3069", "dense": "
            "exponential": "#d1242f", "modern": "#8250df"}
 
 
-def theory_n(variant: str, d: int, flip: float, degree: int) -> float | None:
-    """The textbook capacity in patterns (None where there is none to draw)."""
+def theory_n(variant: str, d: int, flip: float, degree: int, beta: float = 1.0) -> float | None:
+    """The textbook capacity in patterns (None where there is none to draw). The exponential
+    network's, 2^(d/2) at flip 0, is Demircigil et al.'s theorem for F(z) = e^z, which is
+    this network at beta = 1 only (F(z) = e^(beta (z - d)) is e^z rescaled when beta = 1): at
+    other beta it is not drawn (at small beta the memory behaves nearly classically)."""
+    if variant == "exponential" and beta != 1.0:
+        return None
     n = cost.capacity(variant, d, flip, degree)
     return n if math.isfinite(n) else None
 
@@ -33,7 +38,7 @@ def curves_figure(results: list, names: dict, d: int, flip: float, degree: int,
         if c.variant == "modern" and what == "success":
             traces.append(go.Scatter(x=x, y=c.guaranteed, mode="lines", name="Modern: guaranteed "
                                      "by the separation bound", line=dict(color=colour, dash="dot")))
-        n_th = theory_n(c.variant, d, flip, degree)
+        n_th = theory_n(c.variant, d, flip, degree, c.params.get("beta", 1.0))
         if n_th is not None and c.n_patterns.min() / 2 <= n_th <= c.n_patterns.max() * 2:
             xt = n_th if log_x else n_th / d  # a trace, not a shape: exact on a log axis too
             traces.append(go.Scatter(x=[xt, xt], y=[0, 1], mode="lines", showlegend=False,
