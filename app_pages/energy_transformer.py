@@ -9,9 +9,8 @@ from hopfield_core.et.masks import mean_fill, masked_patch_mse
 from ui import et_cache, layout, state, widgets
 from ui.et import dynamics, sections
 from ui.et.controls import pick_device, pick_image, pick_mask
+from ui.et.sections import PAGE
 from ui.et.settings import CONFIGS, GRID, PATCH, SETTINGS, SIZE
-
-PAGE = "et"
 
 
 def explain(cfg) -> None:
@@ -43,7 +42,7 @@ def explain(cfg) -> None:
         st.markdown(
             dynamics.first_try(cfg)
             + "- Switch **Start** between the two models: from the harmonic fill the descent "
-            "refines a smooth guess a little; from the mask token alone (the paper's start) it "
+            "adjusts a smooth guess a little (lowering the energy, not always the error); from the mask token alone (the paper's start) it "
             "draws the whole hole, its error falling with the energy from far above the mean "
             "fill's. Which ends lower?\n"
             "- Set **Steps T** to 100 and compare the error curve with the energy curve: does the "

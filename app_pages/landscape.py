@@ -26,9 +26,9 @@ def explain() -> None:
         "networks, state by state, with every valley found and named."
     )
     with eq:
-        st.latex(r"E(\xi) = -\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\top \xi}"
-                 r" + \tfrac12\,\xi^\top\xi")
-        st.latex(r"\qquad + \frac1\beta\log N + \tfrac12 M^2,\quad M = \max_\mu \lVert x_\mu \rVert")
+        st.latex(r"\begin{aligned} E(\xi) = &-\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\top \xi}"
+                 r" + \tfrac12\,\xi^\top\xi \\ &+ \frac1\beta\log N + \tfrac12 M^2,\quad"
+                 r" M = \max_\mu \lVert x_\mu \rVert \end{aligned}")
         st.latex(r"E(\xi_{t+1}) \le E(\xi_t)")
     with st.expander("Try this", expanded=not state.presenter()):
         st.markdown(

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from hopfield_core import Trajectory, analysis, compare
-from ui import charts, dynamics_view, figures_compare, layout, sidebar, state
+from ui import charts, dynamics_view, figures_compare, layout, sidebar, state, tables
 from ui.side_by_side.settings import SETTINGS
 
 PAGE = "side_by_side"
@@ -133,15 +133,16 @@ def main() -> None:
 
     target = state.query_source(ps)
     st.subheader("Summary")
-    st.dataframe({
+    tables.show(st, {  # fitted to the column: the answer first, the long verdict last
         "Network": titles,
-        "Settings": [n.settings for n in nets],
+        "Retrieved?": [compare.retrieval_outcome(v, target) for v in verdicts],
         "Steps": [n.traj.steps for n in nets],
         "Converged": [bool(n.traj.converged) for n in nets],
         "Final energy (as plotted)": [float(n.traj.energies[-1]) for n in nets],
+        "Settings": [n.settings for n in nets],
         "Verdict": [v.sentence(n.ps.names) for v, n in zip(verdicts, nets)],
-        "Retrieved?": [compare.retrieval_outcome(v, target) for v in verdicts],
-    }, hide_index=True, key="sb_table", width="stretch")
+    }, key="sb_table", formats={"Final energy (as plotted)": "%.4g"},
+        short_labels={"Converged": "Conv.", "Final energy (as plotted)": "Final E"})
     st.caption("A step is one sweep over all neurons for the binary networks and one update "
                "ξ ← Xᵀ softmax(βXξ) for the modern one; the count includes the last step, which "
                "confirms that nothing changes any more. "

@@ -3,7 +3,8 @@ enlarged for the back row in presenter mode.
 
 The figures themselves are built once and shared by every session (ui.state.shared), so the
 presenter's copy is made here, at show time, for the one session that asks: the shared figure
-is never changed."""
+is never changed. They arrive in the house style (ui/chart_style.py, applied by figures.make
+to every figure); the copy keeps it, its legend's band grown with its fonts."""
 from __future__ import annotations
 
 import re
@@ -38,9 +39,14 @@ def for_projector(fig: go.Figure) -> go.Figure:
         ann.font.size = _size(ann.font, base)
     L.legend.font.size = _size(L.legend.font, base)
     L.hoverlabel.font.size = _size(L.hoverlabel.font, base)
+    old_height = L.height
     if L.height:
         L.height = round(L.height * PROJECTOR_HEIGHT)
-    if L.margin.t is not None and L.title.text:
+    if L.showlegend and L.legend.yref == "container" and old_height:
+        # the legend's band under the title (chart_style.finish) grows with its fonts
+        L.margin.t = round(L.margin.t * PROJECTOR_SCALE)
+        L.legend.y = 1 - (1 - L.legend.y) * old_height * PROJECTOR_SCALE / L.height
+    elif L.margin.t is not None and L.title.text:
         L.margin.t = max(L.margin.t, round(L.title.font.size * 2.4))
     for trace in big.data:
         if "colorbar" in trace and trace.colorbar is not None:

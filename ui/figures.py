@@ -11,6 +11,9 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from . import chart_style as style
+from .chart_style import NARROW_PX
+
 pio.templates.default = "none"
 
 BLUE, RED, GREY, GREEN = "#1f6feb", "#d1242f", "#8c959f", "#1a7f37"
@@ -21,24 +24,24 @@ AXIS = dict(gridcolor="#e5e7eb", zerolinecolor="#d0d7de", linecolor="#d0d7de", s
 def layout(title: str | None, height: int, xaxis: dict | None = None, yaxis: dict | None = None,
            **extra) -> dict:
     """A light layout as a plain dict: white, thin grey grid, a small left-aligned title."""
-    return dict(
+    return {**dict(
         title=dict(text=title, x=0.02, font=dict(size=16)) if title else None,
         height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10), font=FONT,
         template="none", plot_bgcolor="white", paper_bgcolor="white",
-        xaxis={**AXIS, **(xaxis or {})}, yaxis={**AXIS, **(yaxis or {})}, **extra)
+        xaxis={**AXIS, **(xaxis or {})}, yaxis={**AXIS, **(yaxis or {})}), **extra}
 
 
 def image(img: np.ndarray, title: str | None = None, height: int = 300) -> go.Figure:
     """An (H, W, 3) image in [0, 1], pixels crisp, no axes."""
     z = np.round(np.clip(img, 0, 1) * 255).astype(np.uint8)
-    return go.Figure(go.Image(z=z, hovertemplate="row %{y}, col %{x}<extra></extra>"),
-                     layout(title, height, xaxis=dict(visible=False),
-                            yaxis=dict(visible=False, scaleanchor="x")))
+    return figure(go.Image(z=z, hovertemplate="row %{y}, col %{x}<extra></extra>"), title, height,
+                  xaxis=dict(visible=False), yaxis=dict(visible=False, scaleanchor="x"))
 
 
 def energy_curve(energies: np.ndarray, t: int, rises: np.ndarray | None = None,
                  title: str = "Energy", height: int = 300) -> go.Figure:
-    """E(0..t), the current step marked; steps where E rose marked in red."""
+    """E(0..t), the current step marked; steps where E rose marked in red. The step axis spans
+    the whole run (0 .. T), so it stays put while the run is played."""
     E = np.asarray(energies)[: t + 1]
     steps = np.arange(len(E))
     data = [go.Scatter(x=steps, y=E, mode="lines+markers", line=dict(color=BLUE, width=3),
@@ -50,40 +53,46 @@ def energy_curve(energies: np.ndarray, t: int, rises: np.ndarray | None = None,
     if shown:
         data.append(go.Scatter(x=shown, y=E[shown], mode="markers", name="energy rose",
                                marker=dict(symbol="x", size=14, color=RED)))
-    return go.Figure(data, layout(title, height, showlegend=bool(shown),
-                                  xaxis=dict(title="step t", rangemode="tozero",
-                                             dtick=max(1, len(energies) // 10)),
-                                  yaxis=dict(title="E", exponentformat="power")))
+    return figure(data, title, height, xaxis=style.step_axis(len(energies) - 1),
+                  yaxis=dict(title="E", exponentformat="power", range=style.padded(energies)))
+
+
+def _bars(values: np.ndarray, names: list[str], colours, title: str, height: int, y_title: str,
+          y_range: list[float], symbol: str, digits: str) -> go.Figure:
+    """One bar per named pattern: numbered short labels under the bars, the full name on
+    hover (see chart_style.category_axis)."""
+    labels = style.numbered(names)
+    bar = go.Bar(x=labels, y=values, marker_color=colours,
+                 hovertemplate=f"%{{x}}: {symbol} = %{{y:{digits}}}<extra></extra>")
+    return figure(bar, title, height, xaxis=style.category_axis(labels),
+                  yaxis=dict(range=y_range, title=y_title))
 
 
 def overlap_bars(m: np.ndarray, names: list[str], title: str = "Overlap m per pattern",
                  height: int = 300) -> go.Figure:
     """m_mu in [-1, 1]: +1 is the pattern itself, -1 its mirror image."""
     colours = [GREEN if v > 0.99 else RED if v < -0.99 else BLUE for v in m]
-    labels = [f"{i + 1}. {n}" for i, n in enumerate(names)]
-    return go.Figure(go.Bar(x=labels, y=m, marker_color=colours,
-                            hovertemplate="%{x}: m = %{y:.3f}<extra></extra>"),
-                     layout(title, height, yaxis=dict(range=[-1.05, 1.05], title="m"),
-                            xaxis=dict(tickangle=-45 if len(names) > 8 else 0)))
+    return _bars(m, names, colours, title, height, "m", [-1.05, 1.05], "m", ".3f")
 
 
 def weight_bars(p: np.ndarray, names: list[str], title: str = "Softmax weights",
                 height: int = 300) -> go.Figure:
-    labels = [f"{i + 1}. {n}" for i, n in enumerate(names)]
-    return go.Figure(go.Bar(x=labels, y=p, marker_color=BLUE,
-                            hovertemplate="%{x}: p = %{y:.4f}<extra></extra>"),
-                     layout(title, height, yaxis=dict(range=[0, 1.02], title="weight"),
-                            xaxis=dict(tickangle=-45 if len(names) > 8 else 0)))
+    return _bars(p, names, BLUE, title, height, "weight", [0, 1.02], "p", ".4f")
 
 
 def matrix_heatmap(W: np.ndarray, title: str, height: int = 380, symmetric: bool = True,
-                   x_title: str = "j", y_title: str = "i") -> go.Figure:
+                   x_title: str = "neuron j", y_title: str = "neuron i") -> go.Figure:
+    """A matrix (n, m) cell by cell: row i down, column j across, both counted from 0, square
+    cells. The axis titles are words: a lone letter "i" turned on its side reads as a dash."""
+    W = np.asarray(W)
     lim = float(np.max(np.abs(W))) or 1.0
-    heat = go.Heatmap(z=W, colorscale="RdBu_r", zmin=-lim if symmetric else None,
-                      zmax=lim if symmetric else None,
-                      hovertemplate=f"{y_title}=%{{y}}, {x_title}=%{{x}}: %{{z:.4g}}<extra></extra>")
-    return go.Figure(heat, layout(title, height, xaxis=dict(title=x_title),
-                                  yaxis=dict(autorange="reversed", title=y_title, scaleanchor="x")))
+    rows, cols = W.shape
+    heat = go.Heatmap(z=W, x=np.arange(cols), y=np.arange(rows), colorscale="RdBu_r",
+                      zmin=-lim if symmetric else None, zmax=lim if symmetric else None,
+                      colorbar=dict(thickness=14),
+                      hovertemplate=f"{y_title} = %{{y}}, {x_title} = %{{x}}: %{{z:.4g}}<extra></extra>")
+    return figure(heat, title, height, xaxis=style.index_axis(cols, x_title),
+                  yaxis=style.index_axis(rows, y_title, reverse=True, scaleanchor="x"))
 
 
 def line_chart(x: np.ndarray, series: dict[str, np.ndarray], title: str, x_title: str,
@@ -92,14 +101,20 @@ def line_chart(x: np.ndarray, series: dict[str, np.ndarray], title: str, x_title
     """One line per series; mark_x draws a dotted vertical line (e.g. the step shown)."""
     data = [go.Scatter(x=x, y=y, mode="lines+markers", name=name) for name, y in series.items()]
     shapes = [] if mark_x is None else [vline(mark_x, color=GREY, dash="dot")]
-    return go.Figure(data, layout(title, height, xaxis=dict(title=x_title, type="log" if log_x else None),
-                                  yaxis=dict(title=y_title), shapes=shapes))
+    return figure(data, title, height, xaxis=dict(title=x_title, type="log" if log_x else None),
+                  yaxis=dict(title=y_title), shapes=shapes)
 
 
 def figure(data, title: str | None, height: int, xaxis: dict | None = None,
-           yaxis: dict | None = None, **extra) -> go.Figure:
+           yaxis: dict | None = None, width_px: float = NARROW_PX, **extra) -> go.Figure:
     """One constructor call with the whole layout: the cheap way to build a Plotly figure."""
-    return go.Figure(data, layout(title, height, xaxis, yaxis, **extra))
+    return make(data, layout(title, height, xaxis, yaxis, **extra), width_px)
+
+
+def make(data, lay: dict, width_px: float = NARROW_PX) -> go.Figure:
+    """go.Figure(data, lay) in the house style (chart_style.finish): every builder ends here.
+    width_px: the narrowest the chart is drawn at (a legend's rows are counted for it)."""
+    return go.Figure(data, style.finish(data, lay, width_px))
 
 
 def vline(x: float, **line) -> dict:

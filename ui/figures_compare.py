@@ -9,7 +9,9 @@ import math
 
 import numpy as np
 import plotly.graph_objects as go
-from .figures import BLUE, GREY, RED, figure, hline, layout, note, panel_axes
+
+from . import chart_style as style
+from .figures import BLUE, GREY, RED, figure, hline, layout, make, note, panel_axes
 
 SERIES_COLOURS = [BLUE, "#bf8700", "#8250df", "#1a7f37", RED, GREY]
 
@@ -34,12 +36,13 @@ def image_row(frames: list[np.ndarray], titles: list[str], height: int = 260) ->
         axes[f"yaxis{'' if i == 1 else i}"]["scaleanchor"] = f"x{'' if i == 1 else i}"
     lay = layout(None, height, **axes)
     lay["margin"] = dict(l=10, r=10, t=58, b=10)  # room for two-line panel titles
-    return go.Figure(data, lay)
+    return make(data, lay)
 
 
 def energy_small_multiples(curves: list[np.ndarray], titles: list[str],
                            height: int = 280) -> go.Figure:
-    """One energy curve per panel, each with its own y scale (the units differ)."""
+    """One energy curve per panel, each with its own y scale (the units differ), each step
+    axis from 0 to that run's last step."""
     n = len(curves)
     data = []
     axes = panel_axes(n, 0.07, y=dict(exponentformat="power"), titles=titles)
@@ -47,14 +50,14 @@ def energy_small_multiples(curves: list[np.ndarray], titles: list[str],
         E = np.asarray(E, dtype=np.float64)
         data.append(go.Scatter(x=np.arange(len(E)), y=E, mode="lines+markers", name=titles[i - 1],
                                line=dict(color=SERIES_COLOURS[(i - 1) % len(SERIES_COLOURS)], width=3),
-                               marker=dict(size=6), showlegend=False, **_axis_names(i),
+                               marker=dict(size=6), showlegend=False,
+                               **_axis_names(i),
                                hovertemplate="step %{x}: E = %{y:.6g}<extra></extra>"))
-        axes[f"xaxis{'' if i == 1 else i}"].update(title="step t", dtick=max(1, len(E) // 6),
-                                                   rangemode="tozero")
+        axes[f"xaxis{'' if i == 1 else i}"].update(style.step_axis(len(E) - 1))
     axes["yaxis"]["title"] = "E"
     lay = layout(None, height, **axes)
     lay["margin"] = dict(l=10, r=10, t=58, b=10)
-    return go.Figure(data, lay)
+    return make(data, lay)
 
 
 def energies_normalised(curves: list[np.ndarray], names: list[str], height: int = 300) -> go.Figure:
@@ -63,10 +66,10 @@ def energies_normalised(curves: list[np.ndarray], names: list[str], height: int 
                        line=dict(color=SERIES_COLOURS[i % len(SERIES_COLOURS)], width=3),
                        hovertemplate=name + ", step %{x}: %{y:.3f}<extra></extra>")
             for i, (y, name) in enumerate(zip(curves, names))]
+    last = max((len(y) for y in curves), default=1) - 1
     return figure(data, "Energy, normalised: 1 at the query, 0 at the end", height,
-                  xaxis=dict(title="step t", rangemode="tozero"),
-                  yaxis=dict(title="(E(t) - E(end)) / (E(0) - E(end))"),
-                  legend=dict(orientation="h", y=-0.25))
+                  xaxis=style.step_axis(last),
+                  yaxis=dict(title="(E(t) − E(end)) / (E(0) − E(end))"), width_px=540)
 
 
 def attention_heatmaps(weights: np.ndarray, query_labels: list[str], key_labels: list[str],
@@ -83,16 +86,20 @@ def attention_heatmaps(weights: np.ndarray, query_labels: list[str], key_labels:
                        colorbar=dict(title="weight", thickness=14),
                        hovertemplate="query %{y}<br>key %{x}<br>weight %{z:.4f}<extra></extra>")
             for i in range(h)]
-    axes = panel_axes(h, 0.04, x=dict(title="key (stored pattern)", tickangle=-45 if n_k > 8 else 0),
-                      y=dict(autorange="reversed"), titles=titles)
-    axes["yaxis"]["title"] = "query"
+    panel_px = 540 / h  # the narrowest a panel is drawn at: the main column at 1024 px
+    axes = panel_axes(h, 0.04, y=dict(autorange="reversed"), titles=titles)
+    for i in range(1, h + 1):
+        axes[f"xaxis{'' if i == 1 else i}"].update(
+            style.category_axis(key_labels, panel_px, title="key (stored pattern)"))
+    axes["yaxis"].update(type="category", tickmode="array", tickvals=query_labels, title="query",
+                         ticktext=[style.short(q, 16) for q in query_labels])
     for i in range(2, h + 1):  # shared rows: only the first panel labels the queries
         axes[f"yaxis{i}"].update(matches="y", showticklabels=False)
     if height is None:
         height = max(280, 170 + 28 * n_q)
     lay = layout(title, height, **axes)
     lay["margin"] = dict(l=10, r=10, t=70 if h > 1 else 40, b=10)
-    return go.Figure(data, lay)
+    return make(data, lay, width_px=540)  # the page's whole width
 
 
 def image_strip(frames: list[np.ndarray], labels: list[str], max_per_row: int = 12,
@@ -121,7 +128,7 @@ def image_strip(frames: list[np.ndarray], labels: list[str], max_per_row: int = 
     lay = layout(None, max(height, 120), xaxis=dict(visible=False, range=[-0.5, width_units - gap - 0.5]),
                  yaxis=dict(visible=False, scaleanchor="x"), annotations=notes)
     lay["margin"] = dict(l=0, r=0, t=10, b=10)
-    return go.Figure(go.Image(z=_uint8(canvas), hoverinfo="skip"), lay)
+    return make(go.Image(z=_uint8(canvas), hoverinfo="skip"), lay)
 
 
 def change_chart(changes: np.ndarray, tol: float | None = None, height: int = 300) -> go.Figure:
@@ -142,6 +149,6 @@ def change_chart(changes: np.ndarray, tol: float | None = None, height: int = 30
         notes.append(note(float(zeros[0]), 0.1, f"exactly 0 from step {int(zeros[0])}",
                           yref="paper", xanchor="left", font=dict(color=GREY)))
     return figure(line, "Change per step (log scale)", height,
-                  xaxis=dict(title="step t", range=[0, len(c) + 0.5], dtick=max(1, len(c) // 10)),
+                  xaxis=style.integer_axis(1, len(c), "step t"),
                   yaxis=dict(title="max |ξ(t) − ξ(t−1)|", type="log", exponentformat="power"),
                   shapes=shapes, annotations=notes)

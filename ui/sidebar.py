@@ -16,6 +16,15 @@ from .widgets import UPLOAD_TYPES
 
 USES_AMOUNT = {"flip", "noise", "mask"}  # the corruptions that read q_amount (images.corrupt)
 USES_SEED = {"flip", "noise"}            # ... and those that draw random numbers from q_seed
+NOTHING_CHOSEN = "Choose one or more presets in the list first, then press Add."
+
+# The preset list keeps one height whether it has the focus or not. Streamlit gives its text
+# field 48 px of room with the focus and 8 px without, so a row of chips with 8 to 48 px left
+# over wraps the field onto a line of its own only while the list has the focus: the list
+# shrank by one line when a click on Add took the focus away, Add jumped up from under the
+# pointer, and the click was lost (issue 34). The same room in both states: no jump.
+STORE_CSS = ("<style>.st-key-preset_names [data-testid='stMultiSelectTagsContainer'] input"
+             " { min-width: 3rem !important; }</style>")
 
 
 def presenter_toggle() -> None:
@@ -44,11 +53,13 @@ def _store_panel() -> None:
     groups = preset_groups()
     group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
                                  required=True)
-    names = st.multiselect(f"Choose {group}", groups[group], key="preset_names",
-                           placeholder=f"pick {group} to store")
+    st.html(STORE_CSS)  # style only: takes no room
+    st.multiselect(f"Choose {group}", groups[group], key="preset_names",
+                   placeholder=f"pick {group} to store")
     b1, b2 = st.columns(2)
-    b1.button("Add", key="add_presets", disabled=not names, width="stretch",
-              on_click=_add_presets, args=(group, names))
+    # Add reads the choice when it is clicked, and is never greyed out: a click that comes
+    # before the rerun of the last pick (a busy server) still adds what is chosen
+    b1.button("Add", key="add_presets", width="stretch", on_click=_add_presets)
     b2.button("Clear all", key="clear_store", disabled=not items, width="stretch",
               on_click=state.clear)
     _uploader()
@@ -60,7 +71,13 @@ def _store_panel() -> None:
         st.info("The store is empty: add presets or upload images.")
 
 
-def _add_presets(group: str, names: list[str]) -> None:
+def _add_presets() -> None:
+    """on_click of Add: store the presets chosen at the moment of the click."""
+    group = st.session_state.get("preset_group") or "letters"
+    names = st.session_state.get("preset_names") or []
+    if not names:
+        st.session_state.store_messages = [NOTHING_CHOSEN]
+        return
     msgs = [m for m in (state.add_preset(f"{group}/{n}") for n in names) if m]
     st.session_state.store_messages = msgs
     st.session_state.preset_names = []
@@ -99,15 +116,19 @@ def _uploader() -> None:
 
 
 def _store_gallery(items) -> None:
+    """The stored patterns, three to a row (large enough to tell apart in the sidebar). Each
+    caption takes two lines, broken between words (widgets.PAGE_CSS), so the remove buttons
+    under a row line up; the button's tooltip names the pattern in full."""
     with st.expander("Stored patterns, as the networks see them", expanded=len(items) <= 12):
         ps = state.patterns(binary=True)
-        per_row = 4
+        per_row = 3
         for start in range(0, len(items), per_row):
             cols = st.columns(per_row)
-            for col, item, x in zip(cols, items[start:start + per_row], ps.X[start:start + per_row]):
-                col.image(state.picture_png(x, ps.shape), caption=f"{items.index(item) + 1}. {item.name}",
+            for i, (col, item, x) in enumerate(zip(cols, items[start:start + per_row],
+                                                   ps.X[start:start + per_row]), start=start + 1):
+                col.image(state.picture_png(x, ps.shape), caption=f"{i}. {item.name}",
                           width="stretch", output_format="PNG")
-                col.button("✕", key=f"remove_{item.key}", help=f"Remove {item.name}",
+                col.button("✕", key=f"remove_{item.key}", help=f"Remove {i}. {item.name}",
                            on_click=state.remove, args=(item.key,))
 
 

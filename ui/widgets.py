@@ -50,7 +50,15 @@ def lesson_line() -> None:
 
 # every page, every screen: nothing is cut with an ellipsis, formulas shrink a little on
 # narrow screens and flow side by side where they fit (ui.layout.explain), and a column of
-# controls that a link's `<key>_hide=1` left empty takes no room (the others widen)
+# controls that a link's `<key>_hide=1` left empty takes no room (the others widen); rows of
+# formulas sit close (a small row gap, a wide column gap); Streamlit never draws a chart
+# narrower than 150 px (PlotlyChart's minimum), so a row of 4 columns holding charts goes
+# 2 x 2 where a column would be narrower (4 x 150 px + 3 gaps = 648 px; 3 columns stack below
+# 482 px), and so do columns holding a table to read (its grid's cells are read-only; an
+# editable grid, a set of inputs, stays beside its neighbours) to get the whole width; a
+# sidebar image caption takes two lines, broken between words, never mid-word (a longer name
+# ends in an ellipsis; the remove button's tooltip names it in full), so the remove buttons
+# under a row line up
 PAGE_CSS = """
 <style>
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
@@ -69,6 +77,21 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
   text-overflow: clip !important; }
 [data-testid="stMain"] [class*="st-key-controls"] [data-testid="stColumn"]:has(> [data-testid="stVerticalBlock"]:empty)
   { display: none !important; }
+[class*="st-key-formulas"] { row-gap: 0.25rem !important; column-gap: 3rem !important; align-items: center; }
+[data-testid="stMainBlockContainer"] { container-type: inline-size; }
+@container (max-width: 647px) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:nth-child(4)):has([data-testid="stPlotlyChart"])
+    > [data-testid="stColumn"] { flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }
+  [data-testid="stHorizontalBlock"]:has([data-testid="stDataFrame"] td[aria-readonly="true"])
+    > [data-testid="stColumn"] { flex: 1 1 100% !important; min-width: 100% !important; }
+}
+@container (max-width: 481px) {
+  [data-testid="stHorizontalBlock"]:has([data-testid="stPlotlyChart"]) > [data-testid="stColumn"]
+    { flex: 1 1 100% !important; min-width: 100% !important; }
+}
+[data-testid="stSidebar"] [data-testid="stImageCaption"] { height: 2.7em; line-height: 1.35em; overflow: hidden;
+  display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; word-break: normal;
+  overflow-wrap: normal; }
 </style>
 """
 
@@ -119,6 +142,16 @@ def _scrubbed(page: str) -> None:
     if st.session_state.get(f"{page}_playing"):
         return
     _set_t(page, st.session_state[f"{page}_scrub"])
+
+
+def playing(page: str) -> bool:
+    """Whether the page's player is playing (its timer re-runs the view every PLAY_INTERVAL_S)."""
+    return bool(st.session_state.get(f"{page}_playing", False))
+
+
+def frame(page: str) -> tuple:
+    """What the page's player shows: (its run's key, the step), one value per frame."""
+    return st.session_state.get(f"{page}_run"), st.session_state.get(_cursor(page), 0)
 
 
 def _play(page: str, T: int) -> None:
@@ -193,7 +226,9 @@ def stop_if_done(page: str, t: int, T: int) -> None:
 
 def downloads(page: str, frames: np.ndarray, energies: np.ndarray, extra: dict | None = None) -> None:
     """PNG of the last frame, GIF of the whole run, CSV of the energies: each file is made
-    only when its button is clicked, so reruns do not pay for encoding."""
+    only when its button is clicked, so reruns do not pay for encoding. frames: (T+1, H, W, 3)
+    pictures, floats in [0, 1] or bytes; the GIF is written a frame at a time and shows at most
+    exports.MAX_GIF_FRAMES of them (a caption says so under a longer run)."""
     c1, c2, c3 = st.columns(3)
     cols = {"step": np.arange(len(energies)), "energy": energies, **(extra or {})}
     c1.download_button("PNG of the final state", lambda: exports.png_bytes(frames[-1]),
@@ -203,3 +238,6 @@ def downloads(page: str, frames: np.ndarray, energies: np.ndarray, extra: dict |
                        mime="image/gif", key=f"{page}_gif", on_click="ignore")
     c3.download_button("Energies as CSV", lambda: exports.csv_bytes(cols), file_name=f"{page}_energies.csv",
                        mime="text/csv", key=f"{page}_csv", on_click="ignore")
+    note = exports.gif_note(len(frames))
+    if note:
+        st.caption(note)

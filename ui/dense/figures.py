@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..figures import BLUE, GREEN, GREY, RED, figure, hline, note, vline
+from .. import chart_style as style
+from ..figures import BLUE, GREEN, GREY, RED, figure, note, vline
 
 REFERENCE_COLOURS = [BLUE, GREEN, "#8250df", "#bf8700", GREY]  # never the current curve's red
 
@@ -18,19 +19,22 @@ def stable_bars(labels: list[str], counts: list[int], N: int, current: str | Non
     """One bar per model: how many of the N stored patterns survive one update unchanged.
 
     Green: all N are fixed points; red: none; blue: some. The current model gets a
-    dark outline; a dashed line marks N; each bar is labelled k/N.
+    dark outline; a dashed line marks N; each bar is labelled k/N. The bars lie down, one
+    model a row: every model's name stays readable however many there are and however narrow
+    the column (standing bars would leave each name a few pixels).
     """
     counts = [int(c) for c in counts]
     colours = [GREEN if c == N else RED if c == 0 else BLUE for c in counts]
     widths = [3 if lab == current else 0 for lab in labels]
     bars = go.Bar(
-        x=labels, y=counts, marker=dict(color=colours, line=dict(color="#24292f", width=widths)),
+        y=labels, x=counts, orientation="h",
+        marker=dict(color=colours, line=dict(color="#24292f", width=widths)),
         text=[f"{c}/{N}" for c in counts], textposition="outside", cliponaxis=False,
-        hovertemplate=f"%{{x}}: %{{y}} of {N} stored patterns are fixed points<extra></extra>")
-    return figure(bars, title, height,
-                  xaxis=dict(title="model", tickangle=-30 if len(labels) > 8 else 0),
-                  yaxis=dict(range=[0, max(N, 1) * 1.18], title="fixed points", rangemode="tozero"),
-                  shapes=[hline(N, layer="below", color=GREY, dash="dash")])
+        hovertemplate=f"%{{y}}: %{{x}} of {N} stored patterns are fixed points<extra></extra>")
+    return figure(bars, title, max(height, 110 + 24 * len(labels)),
+                  xaxis=dict(range=[0, max(N, 1) * 1.25], title="fixed points", rangemode="tozero"),
+                  yaxis=dict(type="category", autorange="reversed", automargin=True, tickangle=0),
+                  shapes=[{**vline(N, color=GREY, dash="dash"), "layer": "below"}])
 
 
 def interaction_curves(z: np.ndarray, curves: dict[str, np.ndarray], current: str | None = None,
@@ -55,5 +59,4 @@ def interaction_curves(z: np.ndarray, curves: dict[str, np.ndarray], current: st
                           yanchor="top"))
     return figure(data, title, height, xaxis=dict(title="overlap z = x . xi"),
                   yaxis=dict(title="F(z) / F(d)", range=[-1.05, 1.05]),
-                  legend=dict(orientation="h", yanchor="top", y=-0.25, x=0),
                   shapes=shapes, annotations=notes)

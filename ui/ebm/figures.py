@@ -6,6 +6,7 @@ import plotly.graph_objects as go
 
 from hopfield_core import ebm
 
+from .. import chart_style as style
 from ..figures import BLUE, GREY, RED, figure, vline
 from .settings import LIMIT
 
@@ -79,7 +80,6 @@ def plane(X_path: np.ndarray | None, t: int, beta: float, kind: str, train: np.n
                   dict(range=box, constrain="domain", showgrid=False, title="first coordinate"),
                   dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
                        showgrid=False, title="second coordinate"),
-                  legend=dict(orientation="h", yanchor="top", y=-0.2, x=0),
                   clickmode="event+select" if clickable else None, dragmode=False,
                   shapes=[] if X_path is not None else [dict(
                       type="rect", xref="x", yref="y", x0=-LIMIT, x1=LIMIT, y0=-LIMIT, y1=LIMIT,
@@ -96,10 +96,8 @@ def nll_curves(steps: np.ndarray, train: np.ndarray, held: np.ndarray | None, t_
         data.append(go.Scatter(x=steps, y=held, mode="lines", name="held out",
                                line=dict(color=RED, width=2.5, dash="dash"),
                                hovertemplate="step %{x}: %{y:.4f}<extra></extra>"))
-    return figure(data, title, height, dict(title="Adam steps", rangemode="tozero"),
-                  dict(title="mean −log p"), shapes=[vline(t_steps, color=GREY, dash="dot")],
-                  legend=dict(x=1, xanchor="right", y=1, yanchor="top",
-                              bgcolor="rgba(255,255,255,0.8)"))  # top right: the curves fall
+    return figure(data, title, height, style.integer_axis(0, int(np.max(steps)), "Adam steps"),
+                  dict(title="mean −log p"), shapes=[vline(t_steps, color=GREY, dash="dot")])
 
 
 def samples(points: np.ndarray, train: np.ndarray, height: int = 300) -> go.Figure:
@@ -113,5 +111,4 @@ def samples(points: np.ndarray, train: np.ndarray, height: int = 300) -> go.Figu
                   "Samples from the model", height,
                   dict(range=box, constrain="domain", showgrid=False),
                   dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
-                       showgrid=False),
-                  legend=dict(orientation="h", yanchor="top", y=-0.2, x=0))
+                       showgrid=False))

@@ -8,12 +8,14 @@ import streamlit as st
 from hopfield_core import ebm, images
 
 from .. import charts, state, widgets
+from ..live_charts import live, slot_keys
 from ..text import escaped
 from . import cache, figures
 from .settings import FRAMES, LIMIT, MAX_MY_POINTS, SETTINGS
 
 PAGE = "learning"
 CHART = {"displayModeBar": False}
+PLANE = "eb_plane_chart"  # the plane on which clicks add my points
 SAMPLES = 200  # draws shown at least (as many as the training points when there are more)
 
 
@@ -33,18 +35,29 @@ def plane_controls() -> dict:
                 per_frame=int(per_frame), kind=kind)
 
 
-def apply_click() -> bool:
-    """A square picked on the chart (last run) becomes one more of my points, once per pick.
-    True when a point was added."""
-    event = st.session_state.get("eb_plane_chart")
+def _picked(event) -> tuple[float, float] | None:
+    """The square a chart's selection event picked, rounded to 2 decimals (None: none)."""
     try:
         picked = event["selection"]["points"][0]
-        xy = (round(float(picked["x"]), 2), round(float(picked["y"]), 2))
+        return round(float(picked["x"]), 2), round(float(picked["y"]), 2)
     except (KeyError, TypeError, IndexError, ValueError):
-        return False
-    if xy == st.session_state.get("_eb_click_applied"):
-        return False
-    st.session_state._eb_click_applied = xy
+        return None
+
+
+def apply_click() -> bool:
+    """A square picked on the chart (last run) becomes one more of my points, once per pick.
+    While playing the chart has two places (ui.live_charts): a pick on either counts.
+    True when a point was added."""
+    applied = st.session_state.setdefault("_eb_clicks_applied", {})
+    for key in slot_keys(PLANE):
+        xy = _picked(st.session_state.get(key))
+        if xy is not None and xy != applied.get(key):
+            applied[key] = xy
+            return _add_point(xy)
+    return False
+
+
+def _add_point(xy: tuple[float, float]) -> bool:
     pts = tuple(SETTINGS["pts"])
     if len(pts) < MAX_MY_POINTS and max(abs(xy[0]), abs(xy[1])) <= LIMIT:
         SETTINGS.assign("pts", pts + (xy,))
@@ -89,7 +102,7 @@ def plane_section() -> None:
             charts.plot(st, figures.plane(None, 0, c["beta"], c["kind"],
                                           np.array(pts, dtype=float).reshape(-1, 2),
                                           np.zeros((0, 2)), True, "Click to add points"),
-                        key="eb_plane_chart", on_select="rerun", selection_mode="points",
+                        key=PLANE, on_select="rerun", selection_mode="points",
                         config=CHART)
         return
     run_key = f"{c}|{len(pts)}|{hash(pts)}"
@@ -106,10 +119,9 @@ def plane_section() -> None:
         fig = figures.plane(run.path, t, c["beta"], c["kind"], run.train, run.held,
                             c["name"] == "mine", title)
         if c["name"] == "mine":  # clicks add points
-            charts.plot(left, fig, key="eb_plane_chart", on_select="rerun",
-                        selection_mode="points", config=CHART)
+            live(left, fig, PLANE, PAGE, on_select="rerun", selection_mode="points", config=CHART)
         else:
-            charts.plot(left, fig, key="eb_plane_view", config=CHART)
+            live(left, fig, "eb_plane_view", PAGE, config=CHART)
         with right:
             m1, m2 = st.columns(2)
             m1.metric("Training NLL", f"{run.nll[t]:.4f}",
@@ -119,13 +131,12 @@ def plane_section() -> None:
                       delta=None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}",
                       delta_color="inverse")
             h = 300
-            charts.plot(st, figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
-                                               run.held_nll, steps, height=h),
-                        key="eb_nll", config=CHART)
+            live(st, figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
+                                        run.held_nll, steps, height=h),
+                 "eb_nll", PAGE, config=CHART)
             drawn, _ = ebm.sample(run.path[t], c["beta"], max(SAMPLES, len(run.train)),
                                   rng=[c["seed"], t])
-            charts.plot(st, figures.samples(drawn, run.train, height=h), key="eb_samples",
-                        config=CHART)
+            live(st, figures.samples(drawn, run.train, height=h), "eb_samples", PAGE, config=CHART)
         widgets.stop_if_done(PAGE, t, FRAMES)
 
     widgets.animated(PAGE, body)

@@ -8,15 +8,10 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .. import chart_style as style
 from ..figures import BLUE, GREEN, GREY, RED, figure, vline
 
 HEIGHT = 300
-# the legend in the plot's top-right corner: every curve here falls from the top left
-INSIDE = dict(x=0.98, xanchor="right", y=0.98, bgcolor="rgba(255,255,255,0.8)")
-
-
-def _steps(T: int, title: str = "step t") -> dict:
-    return dict(title=title, rangemode="tozero", dtick=max(1, T // 10) if T <= 20 else None)
 
 
 def _marker(x, y, color) -> go.Scatter:
@@ -32,7 +27,7 @@ def energy(E: np.ndarray, t: int) -> go.Figure:
                        line=dict(color=BLUE, width=3), showlegend=False,
                        hovertemplate="step %{x}: E = %{y:.6g}<extra></extra>"),
             _marker(t, E[t], BLUE)]
-    return figure(data, "Energy E after each step", HEIGHT, xaxis=_steps(T),
+    return figure(data, "Energy E after each step", HEIGHT, xaxis=style.step_axis(T),
                   yaxis=dict(title="E", exponentformat="power"), shapes=[vline(t, color=GREY, dash="dot")])
 
 
@@ -48,9 +43,8 @@ def error(mse: np.ndarray, yardstick: float, t: int) -> go.Figure:
                        hovertemplate="mean fill: %{y:.4f}<extra></extra>"),
             _marker(t, mse[t], GREEN)]
     top = max(float(np.max(mse)), yardstick) * 1.1 or 1.0
-    return figure(data, "Error on the hidden patches", HEIGHT, xaxis=_steps(T),
+    return figure(data, "Error on the hidden patches", HEIGHT, xaxis=style.step_axis(T),
                   yaxis=dict(title="masked-patch MSE", range=[0, top]),
-                  legend=INSIDE,
                   shapes=[vline(t, color=GREY, dash="dot")])
 
 
@@ -64,9 +58,8 @@ def parts(e_att: np.ndarray, e_hn: np.ndarray, t: int) -> go.Figure:
             go.Scatter(x=s, y=e_hn, mode=mode, name="Hopfield E_HN", line=dict(color=RED, width=3),
                        hovertemplate="step %{x}: E_HN = %{y:.6g}<extra></extra>"),
             _marker(t, e_att[t], BLUE), _marker(t, e_hn[t], RED)]
-    return figure(data, "The energy's two parts", HEIGHT, xaxis=_steps(T),
+    return figure(data, "The energy's two parts", HEIGHT, xaxis=style.step_axis(T),
                   yaxis=dict(title="E", exponentformat="power"),
-                  legend=INSIDE,
                   shapes=[vline(t, color=GREY, dash="dot")])
 
 
@@ -86,8 +79,7 @@ def rate(rates: np.ndarray, E: np.ndarray, alpha: float, t: int) -> go.Figure:
                                hovertemplate="step %{x} to next: −ΔE/α = %{y:.4g}<extra></extra>"))
     data.append(_marker(t, law[t], BLUE))
     log = bool(np.all(law > 0) and np.all(step > 0))
-    return figure(data, "How fast the energy falls", HEIGHT, xaxis=_steps(T),
+    return figure(data, "How fast the energy falls", HEIGHT, xaxis=style.step_axis(T),
                   yaxis=dict(title="fall rate" + (" (log)" if log else ""), exponentformat="power",
                              type="log" if log else "linear"),
-                  legend=INSIDE,
                   shapes=[vline(t, color=GREY, dash="dot")])

@@ -10,8 +10,10 @@ from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
 
 from .. import charts, figures, state
+from ..live_charts import live
 from . import dynamics, figures as et_figures
 
+PAGE = "et"  # the page's player (ui.widgets.player) and its keys
 NO_BAR = {"displayModeBar": False}
 
 
@@ -65,14 +67,14 @@ def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None
     charts.plot(c[0], figures.image(image, "Original", 260), key="et_original", config=NO_BAR)
     charts.plot(c[1], figures.image(show_masked(image, mask, p), "Masked input", 260),
                 key="et_masked", config=NO_BAR)
-    charts.plot(c[2], figures.image(frame, f"After step {t}", 260), key="et_frame", config=NO_BAR)
+    live(c[2], figures.image(frame, f"After step {t}", 260), "et_frame", PAGE, config=NO_BAR)
     if start is None:
         charts.plot(c[3], figures.image(mean_fill(image, mask, p), "Mean fill", 260),
                     key="et_meanfill", config=NO_BAR)
         return
     change, gain = change_picture(frame, start)
-    charts.plot(c[3], figures.image(change, f"Change x{gain}" if t else "Change", 260),
-                key="et_change", config=NO_BAR)
+    live(c[3], figures.image(change, f"Change x{gain}" if t else "Change", 260), "et_change", PAGE,
+         config=NO_BAR)
     c[3].caption(f"The change since step 0: grey is none; any other colour is what the descent "
                  f"has added to or taken from each channel, magnified {gain} times." if t else
                  "Step 0: nothing has changed yet, so all is grey.")
@@ -89,8 +91,8 @@ def pair():
 def curves(out, mse: np.ndarray, yardstick: float, t: int) -> None:
     """Energy and error against steps, side by side."""
     left, right = pair()
-    charts.plot(left, et_figures.energy(out.energies, t), key="et_energy", config=NO_BAR)
-    charts.plot(right, et_figures.error(mse, yardstick, t), key="et_error", config=NO_BAR)
+    live(left, et_figures.energy(out.energies, t), "et_energy", PAGE, config=NO_BAR)
+    live(right, et_figures.error(mse, yardstick, t), "et_error", PAGE, config=NO_BAR)
 
 
 def settled(out, mse: np.ndarray, trained: int, start: str = "the decoder's reading of the starting tokens") -> str:
@@ -122,10 +124,9 @@ def why_it_falls(out, spectrum: dict, gamma: float, cfg, t: int) -> None:
     alpha = cfg.alpha
     st.subheader("Why the energy must fall")
     left, right = pair()
-    charts.plot(left, et_figures.parts(out.energies_att, out.energies_hn, t), key="et_parts",
-                config=NO_BAR)
-    charts.plot(right, et_figures.rate(out.rates, out.energies, alpha, t), key="et_rate",
-                config=NO_BAR)
+    live(left, et_figures.parts(out.energies_att, out.energies_hn, t), "et_parts", PAGE,
+         config=NO_BAR)
+    live(right, et_figures.rate(out.rates, out.energies, alpha, t), "et_rate", PAGE, config=NO_BAR)
     text, eq = st.container(), st.container(horizontal=True, wrap=True, gap="large",
                                             key="formulas_et_descent")
     eq.latex(r"L(x) = D\,\gamma \sqrt{\mathrm{var}(x) + \epsilon} + \delta^\top x,\quad "

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..figures import BLUE, GREY, RED, figure, layout, vline
+from .. import chart_style as style
+from ..figures import BLUE, GREY, RED, figure, layout, make, vline
 
 
 def cloud(Z: np.ndarray, title: str, colour: str, height: int = 380) -> go.Figure:
@@ -16,9 +17,12 @@ def cloud(Z: np.ndarray, title: str, colour: str, height: int = 380) -> go.Figur
                              marker=dict(size=3.5, color=colour), hovertemplate=hover),
                 go.Scatter3d(x=[c[0]], y=[c[1]], z=[c[2]], mode="markers", name="centroid",
                              marker=dict(size=5, color="black", symbol="diamond"))]
-        return go.Figure(data, layout(title, height, showlegend=False,
-                                      scene=dict(aspectmode="cube", camera=dict(
-                                          eye=dict(x=1.7, y=1.7, z=1.1)))))
+        axis = dict(nticks=4, tickformat=".1f", tickfont=dict(size=11), title=dict(font=dict(size=12)))
+        return make(data, layout(title, height, showlegend=False, scene=dict(
+            aspectmode="cube", camera=dict(eye=dict(x=1.7, y=1.7, z=1.1)),
+            xaxis={**axis, "title": {**axis["title"], "text": "feature 1"}},
+            yaxis={**axis, "title": {**axis["title"], "text": "feature 2"}},
+            zaxis={**axis, "title": {**axis["title"], "text": "feature 3"}})))
     return figure([go.Scatter(x=Z[:, 0], y=Z[:, 1], mode="markers", name="tokens",
                               marker=dict(size=7, color=colour), hovertemplate=hover),
                    go.Scatter(x=[c[0]], y=[c[1]], mode="markers", name="centroid",
@@ -36,10 +40,9 @@ def spread_curves(series: dict, t: int, title: str, y_title: str,
                        hovertemplate="layer %{x}: %{y:.4g}<extra></extra>")
             for i, (name, y) in enumerate(series.items())]
     layers = len(next(iter(series.values())))
-    return figure(data, title, height, dict(title="layer", dtick=max(1, layers // 10)),
+    return figure(data, title, height, style.integer_axis(0, layers - 1, "layer"),
                   dict(title=y_title, type="log", exponentformat="power", dtick=1),
-                  shapes=[vline(t, color=GREY, dash="dot")],
-                  legend=dict(orientation="h", yanchor="top", y=-0.25, x=0))
+                  shapes=[vline(t, color=GREY, dash="dot")])
 
 
 def energy_curves(tied: np.ndarray, untied: np.ndarray, height: int = 340) -> go.Figure:
@@ -50,8 +53,8 @@ def energy_curves(tied: np.ndarray, untied: np.ndarray, height: int = 340) -> go
                               name="independent W_Q, W_K, W_V",
                               line=dict(color=RED, width=2.5, dash="dash"))],
                   "Energy of the tokens, summed, after each layer", height,
-                  dict(title="layer", dtick=1), dict(title="Σ E(z_i)"),
-                  legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+                  style.integer_axis(0, len(tied) - 1, "layer"), dict(title="Σ E(z_i)"),
+                  width_px=540)
 
 
 def eigen_bars(values: np.ndarray, height: int = 300) -> go.Figure:
@@ -59,4 +62,4 @@ def eigen_bars(values: np.ndarray, height: int = 300) -> go.Figure:
     return figure([go.Bar(x=k, y=values, marker_color=BLUE,
                           hovertemplate="eigenvalue %{x}: %{y:.4g}<extra></extra>")],
                   "Hessian eigenvalues", height,
-                  dict(title="k", dtick=1), dict(title="λ_k", exponentformat="power"))
+                  style.integer_axis(1, len(values), "k"), dict(title="λ_k", exponentformat="power"))

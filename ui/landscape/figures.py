@@ -69,7 +69,6 @@ def _square(us, vs, x_title: str, y_title: str) -> dict:
                            title=x_title),
                 yaxis=dict(range=[float(vs[0]), float(vs[-1])], scaleanchor="x", scaleratio=1,
                            constrain="domain", showgrid=False, title=y_title),
-                legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
                 clickmode="event+select", dragmode=False)
 
 
@@ -121,8 +120,8 @@ def slice_chart(ts: np.ndarray, E: np.ndarray, betas, barriers, name_a: str, nam
     notes = [note(t, 1.0, f"<b>{name}</b>", yref="paper", yanchor="bottom")
              for t, name in ((0, name_a), (1, name_b))]
     return figure(data, None, height, xaxis=dict(title="t   (0: first pattern, 1: second)"),
-                  yaxis=dict(title="E"), legend=dict(orientation="h", yanchor="bottom", y=1.06, x=0),
-                  shapes=shapes, annotations=notes)
+                  yaxis=dict(title="E"), shapes=shapes, annotations=notes, width_px=540,
+                  margin=dict(l=10, r=10, t=30, b=10))  # room for the two names above the plot
 
 
 def state_cloud(x: np.ndarray, E: np.ndarray, counts: np.ndarray, min_x: np.ndarray,
@@ -147,4 +146,4 @@ def state_cloud(x: np.ndarray, E: np.ndarray, counts: np.ndarray, min_x: np.ndar
             customdata=labels[sel],
             hovertemplate="%{customdata}<br>E = %{y:.5g}<extra></extra>"))
     return figure(data, None, height, xaxis=dict(title=x_title), yaxis=dict(title="E"),
-                  legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))
+                  width_px=540)  # the page's whole width

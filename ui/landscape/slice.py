@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from .. import charts, layout, state
+from .. import charts, layout, state, tables
 from . import cache
 from . import figures as figs
 from .settings import SETTINGS
@@ -56,7 +56,7 @@ def show(ps) -> None:
     cols = st.columns(len(betas))
     for col, bar in zip(cols, bars):
         col.metric(f"Barrier at β = {bar.beta:g}", f"{bar.height:.4g}")
-    st.dataframe(pd.DataFrame({
+    tables.show(st, pd.DataFrame({
         "β": [f"{bar.beta:g}" for bar in bars],
         f"E({ps.names[a]})": [bar.e_a for bar in bars],
         f"E({ps.names[b]})": [bar.e_b for bar in bars],
@@ -64,7 +64,7 @@ def show(ps) -> None:
         "at t": [bar.t_max for bar in bars],
         f"climb from {ps.names[a]}": [bar.from_a for bar in bars],
         f"climb from {ps.names[b]}": [bar.from_b for bar in bars],
-    }), hide_index=True, key="ls_slice_table")
+    }), key="ls_slice_table")
     st.caption("A barrier of 0 means the segment has no hump: from the higher end the energy "
                "only falls along the line, so that end is no valley in this direction.")
     explain()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .. import chart_style as style
 from ..figures import BLUE, GREEN, GREY, RED, figure
 
 KIND_COLOURS = {"single": GREEN, "metastable": "#bf8700", "global": RED}
@@ -13,20 +14,17 @@ MARK_SYMBOL, MARK_COLOUR, MARK_SIZE = "circle-open", "black", 20  # the betas pi
 GAMMA_COLOURS = [BLUE, "#8250df", "#bf8700", RED, GREY]
 
 
-def _labels(names: list[str]) -> list[str]:
-    return [f"{i + 1}. {n}" for i, n in enumerate(names)]
-
-
 def weights_heatmap(W: np.ndarray, names: list[str], title: str = "Softmax weights at every step",
                     height: int = 320) -> go.Figure:
     """W (T+1, N): row t holds softmax(beta X xi_t). One column per stored pattern."""
     W = np.asarray(W)
     steps = np.arange(W.shape[0])
-    heat = go.Heatmap(z=W, x=_labels(names), y=steps, zmin=0.0, zmax=1.0,
+    labels = style.numbered(names)
+    heat = go.Heatmap(z=W, x=labels, y=steps, zmin=0.0, zmax=1.0,
                       colorscale="Blues", colorbar=dict(title="p", thickness=12),
                       hovertemplate="step %{y}, %{x}: p = %{z:.4f}<extra></extra>")
-    return figure(heat, title, height, xaxis=dict(tickangle=-45 if len(names) > 8 else 0),
-                  yaxis=dict(title="step t", autorange="reversed"))
+    return figure(heat, title, height, xaxis=style.category_axis(labels),
+                  yaxis=style.index_axis(len(steps), "step t", reverse=True))
 
 
 def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray, N: int,
@@ -72,7 +70,7 @@ def sweep_chart(betas: np.ndarray, k90: np.ndarray, kinds, converged: np.ndarray
                   xaxis=dict(type="log", title="beta (log scale)",
                              range=[np.log10(betas.min()) - 0.1, np.log10(betas.max()) + 0.1]),
                   yaxis=dict(title="k90", range=[0.4, top], dtick=1 if N <= 12 else None),
-                  legend=dict(orientation="h", y=-0.25, x=0))
+                  width_px=540)
 
 
 def sweep_caption(converged, marked: bool = True) -> str:
@@ -97,6 +95,6 @@ def energy_by_gamma(curves: dict[str, np.ndarray], title: str = "Energy per step
                                else "lines", name=name, line=dict(color=colour, width=2.5),
                                marker=dict(size=6),
                                hovertemplate=name + ", step %{x}: E = %{y:.6g}<extra></extra>"))
-    return figure(data, title, height, xaxis=dict(title="step t", rangemode="tozero"),
-                  yaxis=dict(title="E", exponentformat="power"),
-                  legend=dict(orientation="h", y=-0.25, x=0))
+    last = max((len(E) for E in curves.values()), default=1) - 1
+    return figure(data, title, height, xaxis=style.step_axis(last),
+                  yaxis=dict(title="E", exponentformat="power"), width_px=540)
