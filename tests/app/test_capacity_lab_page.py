@@ -331,3 +331,12 @@ def test_the_exponential_textbook_line_is_drawn_only_where_its_theorem_applies()
     assert len(at_one) == 1 and at_one[0].x[0] == pytest.approx(2 ** 15)
     small, c = lines(0.05)
     assert small == [] and c.success[0] < 0.5  # the theorem's count is far off at beta 0.05
+
+
+def test_the_phase_view_says_its_beta_is_the_inverse_temperature():
+    """Its AGS equations use beta = 1/T, on a page where beta also names the exponential
+    network's parameter: the text says which beta it means."""
+    at = open_app(PAGE, query={"view": "phase"})
+    text = " ".join(m.value for m in at.markdown)
+    assert "$\\beta = 1/T$ the inverse temperature" in text
+    assert any("\\beta (m + \\sqrt{\\alpha r}" in x.value for x in at.latex)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .. import chart_style as style
 from ..figures import BLUE, GREEN, GREY, RED, figure, note, vline
 
 REFERENCE_COLOURS = [BLUE, GREEN, "#8250df", "#bf8700", GREY]  # never the current curve's red
