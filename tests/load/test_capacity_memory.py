@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 
 from tests.load.memory import sessions_at_once
-from tests.load.server import Server, tracebacks
+from tests.load.server import tracebacks
 from tests.load.st_client import StClient
 
 SESSIONS = 5
@@ -25,14 +24,6 @@ LINK = ("view=curves&v_sync=0&v_async=0&v_dense=0&v_exp=0&v_modern=1&d=1000&n_lo
         "&points=2&trials=100&beta=1")
 RISE = 2 ** 30  # bytes the five runs may add to the idle server, all together
 OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
-
-
-@pytest.fixture
-def server():
-    s = Server()
-    s.skip_unless_healthy()
-    yield s
-    s.stop()
 
 
 def _session(url: str, seed: int, barrier: threading.Barrier, problems: list) -> None:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 
 from tests.load.memory import sessions_at_once
-from tests.load.server import Server, tracebacks
+from tests.load.server import tracebacks
 from tests.load.st_client import StClient
 from ui import memory_plan
 from ui.modern.settings import BETAS
@@ -50,14 +49,6 @@ def _session(url: str, i: int, barrier: threading.Barrier, problems: list) -> No
         problems.append(f"{type(e).__name__}: {e}")
     finally:
         c.close()
-
-
-@pytest.fixture
-def server():
-    s = Server()
-    s.skip_unless_healthy()
-    yield s
-    s.stop()
 
 
 def test_ten_large_distinct_sessions_keep_the_server_within_the_class_budget(server):
