@@ -130,6 +130,11 @@ class ByteCache:
     def __contains__(self, key) -> bool:
         return key in self._items
 
+    def keys(self) -> list:
+        """The kept keys, least recently used first."""
+        with self._lock:
+            return list(self._items)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -34,6 +34,8 @@ the same instant, each at the largest size, would go beyond this plan. No Stream
 """
 from __future__ import annotations
 
+from .budget import MODELS_BYTES, RUN_BYTES
+
 MB, KB = 2 ** 20, 2 ** 10
 CLASS_BYTES = 2048 * MB   # a class of 30 on one app process
 IDLE_BYTES = 460 * MB     # the process idle after its warm-up: 404 MB measured by
@@ -50,7 +52,7 @@ BINARY_BYTES = 32 * MB
 # ByteCache name -> its limit in bytes
 BYTE_CACHES = {"runs": RUNS_BYTES, "player": PLAYER_BYTES, "shared": SHARED_BYTES,
                "sweeps": SWEEPS_BYTES, "completions": COMPLETIONS_BYTES,
-               "binary landscapes": BINARY_BYTES}
+               "binary landscapes": BINARY_BYTES, "models": MODELS_BYTES}
 
 # cache (module.function, or module.NAME of an LRU) -> (entries, the largest entry a link can
 # create, in bytes: pickled for st.cache_data, which keeps its entries pickled)
@@ -87,7 +89,5 @@ def entry_bounded() -> int:
 
 def worst(slots: int = PLAN_SLOTS) -> int:
     """Bytes the process may hold at worst with `slots` heavy runs computing at once."""
-    from .budget import MODELS_BYTES, RUN_BYTES
-
-    return (IDLE_BYTES + slots * RUN_BYTES + MODELS_BYTES + sum(BYTE_CACHES.values())
+    return (IDLE_BYTES + slots * RUN_BYTES + sum(BYTE_CACHES.values())
             + entry_bounded())

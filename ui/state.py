@@ -7,6 +7,7 @@ that a teacher can share one link.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +16,8 @@ import streamlit as st
 from hopfield_core import drawing, images
 from hopfield_core.presets import preset_groups, preset_image
 
-from . import budget, exports, upload_quota, uploads
+from . import budget, exports, memory_plan, upload_quota, uploads
+from .byte_cache import ByteCache
 from .shared_settings import MAX_PATTERNS, SIDEBAR
 from .text import quoted, safe_name
 
@@ -375,11 +377,6 @@ def build_model(kind: str, X: np.ndarray, cfg: dict):
     raise ValueError(f"unknown model {kind!r}")
 
 
-import threading  # noqa: E402 (here, with the only code that needs them)
-
-from . import memory_plan  # noqa: E402
-from .byte_cache import ByteCache  # noqa: E402
-
 # the runs of every session, bounded by bytes (ui/memory_plan.py): a trajectory of d = 3072
 # neurons holds 25 kB a step, and a run up to the budget some 36 MB
 RUNS = ByteCache("runs", memory_plan.RUNS_BYTES)
@@ -393,9 +390,15 @@ def _cached_run(kind: str, cfg: tuple, fingerprint: str, query_key: str, run_kwa
     key = (kind, cfg, fingerprint, query_key, run_kwargs)
     return RUNS.get(key, lambda: model_for(kind, cfg, fingerprint, _X).run(_q, **dict(run_kwargs)))
 
-_models: dict = {}  # (kind, cfg, fingerprint) -> network, in the order of their last use
-_models_lock = threading.Lock()  # guards _models
-_build_lock = threading.Lock()   # one network built at a time: their peaks never add up
+
+def _model_bytes(model) -> int:
+    own = getattr(model, "nbytes", None)  # the classical and dense networks count their own
+    return int(own) if own is not None else int(model.patterns.nbytes)
+
+
+# the built networks, budget.MODELS_BYTES in all (least recently used out first)
+MODELS = ByteCache("models", budget.MODELS_BYTES, size_of=_model_bytes)
+_build_lock = threading.Lock()  # one network built at a time: their peaks never add up
 
 
 def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
@@ -403,41 +406,12 @@ def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
     its weights are built once per (model, settings, patterns), not once per query, and by
     one session at a time (a classical network of d = 3072 neurons holds a 38 MB weight
     matrix, 75 MB for the Storkey and pseudo-inverse rules); a network already kept is
-    returned at once, even while another is being built. The networks kept hold at most
-    budget.MODELS_BYTES together: the least recently used go first (the last one stays)."""
-    key = (kind, cfg, fingerprint)
-    found = _kept(key)
-    if found is not None:
-        return found
-    with _build_lock:
-        found = _kept(key)  # built by another session while this one waited
-        if found is not None:
-            return found
-        model = build_model(kind, _X, dict(cfg))
-    with _models_lock:
-        _models[key] = model
-        while len(_models) > 1 and models_bytes() > budget.MODELS_BYTES:
-            del _models[next(iter(_models))]
-    return model
+    returned at once, even while another is being built."""
+    def build():
+        with _build_lock:
+            return build_model(kind, _X, dict(cfg))
 
-
-def _kept(key):
-    """The network kept under key (now the most recently used), or None."""
-    with _models_lock:
-        if key not in _models:
-            return None
-        _models[key] = _models.pop(key)
-        return _models[key]
-
-
-def models_bytes() -> int:
-    """Bytes held by the networks model_for keeps."""
-    return sum(_model_bytes(m) for m in _models.values())
-
-
-def _model_bytes(model) -> int:
-    own = getattr(model, "nbytes", None)  # the classical and dense networks count their own
-    return int(own) if own is not None else int(model.patterns.nbytes)
+    return MODELS.get((kind, cfg, fingerprint), build)
 
 
 # figures and verdicts shared by every session, bounded by bytes (ui/memory_plan.py): an

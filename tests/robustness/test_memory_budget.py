@@ -349,20 +349,22 @@ def test_a_network_too_large_for_the_memory_is_refused(monkeypatch):
 def test_the_kept_networks_stay_within_their_bytes():
     """ui.state keeps built networks while they hold at most MODELS_BYTES together; the one
     just built always stays."""
-    state._models.clear()
+    state.MODELS.clear()
     X = bipolar(40, 3072)
     for i in range(9):  # nine 39 MB Hebbian networks of d = 3072: 350 MB in all
         Xi = X.copy()
         Xi[0, i] *= -1
         state.model_for("classical", (("learning_rule", "hebbian"),), f"fp{i}", Xi)
-        assert state.models_bytes() <= budget.MODELS_BYTES
-        assert ("classical", (("learning_rule", "hebbian"),), f"fp{i}") in state._models
-    assert 1 < len(state._models) < 9 and "fp0" not in {k[2] for k in state._models}
-    kept = next(iter(state._models))
+        assert state.MODELS.bytes <= budget.MODELS_BYTES
+        assert ("classical", (("learning_rule", "hebbian"),), f"fp{i}") in state.MODELS
+    kept_keys = state.MODELS.keys()
+    assert 1 < len(kept_keys) < 9 and "fp0" not in {k[2] for k in kept_keys}
+    kept = kept_keys[0]
+    network = state.model_for("classical", kept[1], kept[2], None)  # a hit: nothing built
     with state._build_lock:  # another session is building: a kept network still comes at once
-        assert state.model_for("classical", kept[1], kept[2], None) is state._models[kept]
-    assert list(state._models)[-1] == kept  # now the most recently used
-    state._models.clear()
+        assert state.model_for("classical", kept[1], kept[2], None) is network
+    assert state.MODELS.keys()[-1] == kept  # now the most recently used
+    state.MODELS.clear()
 
 
 def test_hebbian_weights_in_float32_run_exactly_as_in_float64():
@@ -414,7 +416,6 @@ def fresh_caches():
     st.cache_data.clear()
     st.cache_resource.clear()
     byte_cache.clear_all()
-    state._models.clear()
 
 
 def page_peak(page: str, query: dict):
