@@ -12,7 +12,7 @@ The same start-up keeps the process's memory near its idle size over a class
 frozen out of the garbage collector's passes, and a tidy-up every 30 s that shuts down the
 sessions of closed tabs once their reconnection window has passed.
 
-Every HTTP answer carries the frame policy (deploy/frame_policy.py): `frame-ancestors 'self'`
+Every HTTP answer carries the frame policy (ui/frame_policy.py): `frame-ancestors 'self'`
 and the origins in $HOPFIELD_FRAME_ANCESTORS, the sites that may show the app in a frame.
 """
 import asyncio
@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager, suppress
 import streamlit as st
 from starlette.middleware import Middleware
 
-from deploy.frame_policy import FrameAncestors, origins_from_env
+from ui.frame_policy import FrameAncestors, origins_from_env
 from ui import boot, housekeeping
 
 SCRIPT = "streamlit_app.py"

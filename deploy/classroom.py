@@ -38,8 +38,8 @@ if str(ROOT) not in sys.path:  # run as a script: deploy.* and ui.page_registry 
 
 from deploy.app_settings import (ANY_ADDRESS, allowed_hosts, app_command,  # noqa: E402
                                   streamlit_args, upload_cap_mb)
-from deploy.frame_policy import parse_origins  # noqa: E402
 from deploy.nginx_conf import render_nginx_conf  # noqa: E402
+from ui.frame_policy import parse_origins  # noqa: E402
 from deploy.supervisor import Child  # noqa: E402
 from deploy.warmup import pages_to_warm, poll_health, warm  # noqa: E402
 

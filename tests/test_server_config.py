@@ -5,7 +5,7 @@ import tomllib
 import urllib.request
 from pathlib import Path
 
-from deploy.frame_policy import ENV as FRAME_ANCESTORS_ENV
+from ui.frame_policy import ENV as FRAME_ANCESTORS_ENV
 from hopfield_core import images
 from tests.deploy.launcher import websocket_status
 from tests.load.server import Server

@@ -7,7 +7,7 @@ header into its config (deploy/classroom.py --frame-ancestors); the plain `strea
 app.py` server sends it from app.py with `FrameAncestors`, the origins read from
 $HOPFIELD_FRAME_ANCESTORS. Without origins only the app's own pages may frame it.
 
-Standard library only: the launcher imports it without starting an app.
+Standard library only (no streamlit): the launcher imports it without starting an app.
 """
 from __future__ import annotations
 
