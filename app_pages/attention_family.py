@@ -1,10 +1,10 @@
 """Attention as an exponential family (Shim 2021) and a Transformer step as energy descent.
-Layout only: the parts are in ui/expfamily/."""
+Layout only: the parts are in ui/attention_family/."""
 import streamlit as st
 
 from ui import sidebar
-from ui.expfamily import explain, sections
-from ui.expfamily.settings import SETTINGS
+from ui.attention_family import explain, sections
+from ui.attention_family.settings import SETTINGS
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """The capacity lab: measure how many patterns each network holds, how wide its basins are,
-and where the classical network's memory melts. Layout only: the parts are in ui/capacity/."""
+and where the classical network's memory melts. Layout only: the parts are in ui/capacity_lab/."""
 import streamlit as st
 
-from ui.capacity import explain, sections
-from ui.capacity.settings import SETTINGS
+from ui.capacity_lab import explain, sections
+from ui.capacity_lab.settings import SETTINGS
 
 
 def main() -> None:

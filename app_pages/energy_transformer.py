@@ -7,10 +7,10 @@ from hopfield_core import analysis
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import mean_fill, masked_patch_mse
 from ui import et_cache, layout, state, widgets
-from ui.et import dynamics, sections
-from ui.et.controls import pick_device, pick_image, pick_mask
-from ui.et.sections import PAGE
-from ui.et.settings import CONFIGS, GRID, PATCH, SETTINGS, SIZE
+from ui.energy_transformer import dynamics, sections
+from ui.energy_transformer.controls import pick_device, pick_image, pick_mask
+from ui.energy_transformer.sections import PAGE
+from ui.energy_transformer.settings import CONFIGS, GRID, PATCH, SETTINGS, SIZE
 
 
 def explain(cfg) -> None:

@@ -1,11 +1,11 @@
 """Learning the memories: the modern Hopfield network as an energy-based model with an exact
 partition function, its patterns learned by maximum likelihood. Layout only: the parts are in
-ui/ebm/."""
+ui/learning/."""
 import streamlit as st
 
 from ui import sidebar
-from ui.ebm import explain, sections
-from ui.ebm.settings import SETTINGS
+from ui.learning import explain, sections
+from ui.learning.settings import SETTINGS
 
 
 def main() -> None:

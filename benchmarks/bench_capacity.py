@@ -15,7 +15,7 @@ not count; the estimates (3) are compared with the best of two runs.
    temperatures 0 .. 1.2), 4 trials a cell, 30 Glauber sweeps. Goal: under 20 s. The peer is
    one batched sweep-for-sweep equivalent of a single cell run 144 times in a loop, measured
    on 12 cells and scaled.
-3. The capacity lab's cost estimates (ui/capacity/cost.py, which decide Run and refusal)
+3. The capacity lab's cost estimates (ui/capacity_lab/cost.py, which decide Run and refusal)
    beside the measured time of the same runs: the page's defaults, its "Try this" prompts,
    a run of every variant, basin maps and phase diagrams. Goal: every ratio within 0.5-2
    (benchmarks/bench_capacity_memory.py does the same for the heaviest runs the page
@@ -36,8 +36,8 @@ from hopfield_core.capacity.curves import SUCCESS_OVERLAP  # noqa: E402
 from hopfield_core.capacity.phase import phase_diagram  # noqa: E402
 from hopfield_core.capacity.stores import Stream  # noqa: E402
 from hopfield_core.classical import ClassicalHopfield  # noqa: E402
-from ui.capacity import cost  # noqa: E402
-from ui.capacity.sections import FLIPS  # noqa: E402
+from ui.capacity_lab import cost  # noqa: E402
+from ui.capacity_lab.sections import FLIPS  # noqa: E402
 
 D, TRIALS = 100, 50
 NS = np.arange(2, 52, 2)  # 25 points

@@ -1,4 +1,4 @@
-"""The capacity lab's estimates (ui/capacity/cost.py) against the machine: for each view's
+"""The capacity lab's estimates (ui/capacity_lab/cost.py) against the machine: for each view's
 heaviest run the page accepts (the most trials whose estimate is within cost.MAX_SECONDS
 and ui.budget.RUN_BYTES, at the largest sizes), and for the issue's links, the estimated
 seconds beside the measured CPU time, and the estimated peak bytes beside tracemalloc's.
@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hopfield_core.capacity import curves, phase  # noqa: E402
 from tests.memory_probe import traced_peak  # noqa: E402
 from ui.budget import RUN_BYTES  # noqa: E402
-from ui.capacity import cost  # noqa: E402
-from ui.capacity.sections import FLIPS  # noqa: E402
+from ui.capacity_lab import cost  # noqa: E402
+from ui.capacity_lab.sections import FLIPS  # noqa: E402
 
 MB = 2 ** 20
-MAX_TRIALS, MAX_PHASE_TRIALS = 200, 16  # the page's limits (ui/capacity/settings.py)
+MAX_TRIALS, MAX_PHASE_TRIALS = 200, 16  # the page's limits (ui/capacity_lab/settings.py)
 # view -> (variants, d, (fewest N, most N, points, log axis), flips, params): largest sizes
 CURVES = {
     "curves, classical sync": (["classical-sync"], 1000, (10, 300, 15, False), (0.0,), {}),

@@ -60,7 +60,7 @@ def main() -> None:
     for info in PAGES:
         case = runs.get(info.file)
         if case is None:
-            continue  # home and the capacity lab (its own budget, ui/capacity)
+            continue  # home and the capacity lab (its own budget, ui/capacity_lab)
         measured = case.measure()
         rerun = pages[info.file][1]
         print(f"| {info.title} | {case.what} | {measured / MB:.1f} | {case.estimate / MB:.1f} "

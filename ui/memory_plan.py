@@ -63,10 +63,10 @@ ENTRY_BOUNDED = {
     "ui.compare_cache.projections": (3, 18 * MB + 512 * KB),  # d = 3072, 4 heads of 64
     "ui.et_cache._load": (6, 512 * KB),              # 2 models x 3 devices (CUDA, MPS, CPU)
     "ui.et_cache.spectrum": (256, 2 * KB),           # the eigenvalues of M at one step
-    "ui.ebm.cache.plane_run": (64, 64 * KB),         # 16 patterns in the plane, 61 frames
-    "ui.ebm.cache.image_run": (32, 1 * MB),          # 40 patterns of d = 3072 learned
-    "ui.expfamily.sections.cloud_layers": (64, 200 * KB),  # 200 tokens, 20 layers, twice
-    "ui.expfamily.sections.descent": (64, 2 * KB),
+    "ui.learning.cache.plane_run": (64, 64 * KB),         # 16 patterns in the plane, 61 frames
+    "ui.learning.cache.image_run": (32, 1 * MB),          # 40 patterns of d = 3072 learned
+    "ui.attention_family.sections.cloud_layers": (64, 200 * KB),  # 200 tokens, 20 layers, twice
+    "ui.attention_family.sections.descent": (64, 2 * KB),
     "ui.landscape.cache.world": (64, 128 * KB),      # 121 x 121 energies and a run
     "ui.landscape.cache.plane_for": (32, 80 * KB),   # a plane through d = 3072
     "ui.landscape.cache.plane_grid": (64, 32 * KB),  # 61 x 61 energies
@@ -76,9 +76,9 @@ ENTRY_BOUNDED = {
     "ui.dense.cache.stable_figure": (64, 64 * KB),
     "ui.dense.cache.shape_figure": (64, 64 * KB),
     "ui.modern.cache.bound_table": (128, 2 * KB),    # N = 40
-    "ui.capacity.sections.theory_boundary": (8, 2 * KB),
-    "ui.capacity.cache.POINTS": (4000, 256),         # one point of a success curve
-    "ui.capacity.cache.PHASES": (16, 64 * KB),       # a phase diagram's grid
+    "ui.capacity_lab.sections.theory_boundary": (8, 2 * KB),
+    "ui.capacity_lab.cache.POINTS": (4000, 256),         # one point of a success curve
+    "ui.capacity_lab.cache.PHASES": (16, 64 * KB),       # a phase diagram's grid
 }
 
 

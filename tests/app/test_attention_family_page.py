@@ -9,7 +9,7 @@ from tests.app.conftest import open_app, open_tab
 from tests.app.test_attention_page import array
 
 from hopfield_core import expfamily as ef
-from ui.expfamily import explain
+from ui.attention_family import explain
 
 PAGE = "attention_family"
 
@@ -101,7 +101,7 @@ def test_a_large_image_size_skips_the_autograd_hessian_and_says_why():
 
 
 def test_a_change_within_rounding_is_no_rise_and_a_real_rise_is_named_by_its_layer():
-    from ui.expfamily.sections import rise_text
+    from ui.attention_family.sections import rise_text
 
     tied = np.array([-3.0, -3.5, -3.75, -3.75 + 7e-15, -3.75])  # float64 noise once settled
     assert rise_text(tied) == "none: it never rises"

@@ -10,7 +10,7 @@ from tests.app.conftest import open_app, open_tab
 from tests.app.test_attention_page import array
 
 from hopfield_core.capacity import success_curve
-from ui.capacity import cost
+from ui.capacity_lab import cost
 
 PAGE = "capacity_lab"
 
@@ -23,7 +23,7 @@ def test_default_curves_are_the_cores():
     at = open_app(PAGE)
     assert len(at.get("plotly_chart")) == 2 and not at.warning
     ns = cost.counts(2, 30, 15, log=False)
-    from ui.capacity.export import curves_csv  # the page's own CSV writer, fed the core
+    from ui.capacity_lab.export import curves_csv  # the page's own CSV writer, fed the core
     expected = [success_curve(v, 100, ns, 20, 0.0, rng=0)
                 for v in ("classical-sync", "classical-async")]
     rows = rows_of(curves_csv(expected).decode())
@@ -79,7 +79,7 @@ def test_the_basin_map_is_the_cores():
     import json
 
     from hopfield_core.capacity import basin_map
-    from ui.capacity.sections import FLIPS
+    from ui.capacity_lab.sections import FLIPS
 
     at = open_app(PAGE)
     open_tab(at, "cap_view", "basins")
@@ -89,7 +89,7 @@ def test_the_basin_map_is_the_cores():
 
 
 def test_the_try_this_prompts_run():
-    from ui.capacity.explain import PROMPT_RUNS
+    from ui.capacity_lab.explain import PROMPT_RUNS
 
     for name, r in PROMPT_RUNS.items():
         log = any(not v.startswith("classical") for v in r["variants"])
@@ -100,7 +100,7 @@ def test_the_try_this_prompts_run():
 def test_partial_charts_are_drawn_then_replaced(monkeypatch):
     """With every point redrawn (no throttle), a run draws its curves point by point into the
     same two places: at the end there are two charts, keyed, with every point."""
-    from ui.capacity import live
+    from ui.capacity_lab import live
 
     drawn = []
     real = live.plot
@@ -136,7 +136,7 @@ def test_every_chart_downloads_as_a_named_png(view, names):
 
 def test_widening_a_range_computes_only_the_new_points(monkeypatch):
     from hopfield_core.capacity import curves
-    from ui.capacity import cache
+    from ui.capacity_lab import cache
 
     asked = []
     real = curves.success_points
@@ -188,7 +188,7 @@ def click_during_the_run(key: str) -> None:
 
 def test_cancel_stops_the_run_and_it_waits_for_run_again(monkeypatch):
     from ui import run_queue
-    from ui.capacity import live
+    from ui.capacity_lab import live
 
     ticks, real = [], live.Live.tick
 
@@ -320,7 +320,7 @@ def test_the_exponential_textbook_line_is_drawn_only_where_its_theorem_applies()
     small beta the memory fails far below it (d = 30, beta 0.05 already fails at N = 30), so
     the line is not drawn there."""
     from hopfield_core.capacity import success_curve
-    from ui.capacity.figures import curves_figure
+    from ui.capacity_lab.figures import curves_figure
 
     def lines(beta):
         c = success_curve("exponential", 30, [30, 3000, 30000], 8, rng=1, beta=beta)

@@ -12,8 +12,8 @@ from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rec
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import preset_image
 from tests.badfiles import encode, photo
-from ui.et import sections
-from ui.et.settings import GRID, PATCH, SIZE
+from ui.energy_transformer import sections
+from ui.energy_transformer.settings import GRID, PATCH, SIZE
 
 
 @pytest.fixture(scope="module")
@@ -288,7 +288,7 @@ def test_damaged_weights_are_explained_and_retry_loads_them_once_restored(weight
 def test_the_settling_sentence_says_which_way_the_error_went():
     from types import SimpleNamespace
 
-    from ui.et.sections import settled
+    from ui.energy_transformer.sections import settled
 
     frames = np.zeros((21, 4, 4, 3))
     frames[-1, 0, 0, 0] = 0.25  # the last step moved one pixel value by 0.25
@@ -309,7 +309,7 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     settling words are true of that dynamics: only hidden tokens move, along P dE/dg."""
     from dataclasses import replace
 
-    from ui.et import dynamics
+    from ui.energy_transformer import dynamics
 
     at = open_app("energy_transformer")
     lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
@@ -348,7 +348,7 @@ def test_a_state_at_rest_reads_as_at_rest_not_as_zero_or_as_rising():
     -5e4 is rounding of a rate that cannot be positive (what the settled model showed)."""
     from types import SimpleNamespace
 
-    from ui.et.sections import rate_here, settled, step_sentence
+    from ui.energy_transformer.sections import rate_here, settled, step_sentence
 
     frames = np.zeros((21, 4, 4, 3))
     frames[-1, 0, 0, 0] = 4e-5
@@ -418,7 +418,7 @@ def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
 
 def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows():
     from hopfield_core.et.checkpoint import MODELS
-    from ui.et import dynamics
+    from ui.energy_transformer import dynamics
 
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     for name in ("paper", "harmonic"):

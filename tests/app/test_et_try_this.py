@@ -1,4 +1,4 @@
-"""The Energy Transformer page's first 'Try this' (ui/et/dynamics.first_try): each hole it names
+"""The Energy Transformer page's first 'Try this' (ui/energy_transformer/dynamics.first_try): each hole it names
 does what its words say with the shipped weights, and every number it states is recomputed here
 from hopfield_core.et alone (issue 34, item 12: the old example's descent made the fill worse
 while the words said it refined it)."""
@@ -11,8 +11,8 @@ from hopfield_core.et.checkpoint import MODELS
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import masked_patch_mse, mean_fill, rectangle_mask
 from hopfield_core.presets import preset_image
-from ui.et import dynamics, sections
-from ui.et.settings import GRID, PATCH, SIZE
+from ui.energy_transformer import dynamics, sections
+from ui.energy_transformer.settings import GRID, PATCH, SIZE
 
 PHOTO = "coffee"
 
@@ -23,7 +23,7 @@ def models():
 
 
 def hole(rows, cols):
-    """The mask the page's rectangle sliders make (ui/et/controls.pick_mask)."""
+    """The mask the page's rectangle sliders make (ui/energy_transformer/controls.pick_mask)."""
     return rectangle_mask(GRID, rows[0], cols[0], rows[1] - rows[0], cols[1] - cols[0])
 
 

@@ -9,8 +9,8 @@ from tests.app.conftest import open_app, open_tab
 from tests.app.test_attention_page import array
 
 from hopfield_core import ebm, ebm_data
-from ui.ebm import cache, explain
-from ui.ebm.settings import FRAMES
+from ui.learning import cache, explain
+from ui.learning.settings import FRAMES
 
 PAGE = "learning"
 
@@ -48,7 +48,7 @@ def test_the_default_view_is_the_cores_training_run():
     np.testing.assert_allclose(array(trace(curves, "held out")["y"]), np.array(t.held)[::5])
     # the background is log p of the current patterns on the grid
     contour = fig["data"][0]
-    from ui.ebm.figures import background
+    from ui.learning.figures import background
     np.testing.assert_allclose(array(contour["z"]).ravel(), background(t.path[0], 2.0, "density")[1].ravel())
 
 

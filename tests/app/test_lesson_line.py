@@ -7,7 +7,7 @@ from tests.app.conftest import open_app
 from ui import lesson
 from ui.classical.settings import SETTINGS as CLASSICAL
 from ui.dense.settings import SETTINGS as DENSE
-from ui.et.settings import SETTINGS as ET
+from ui.energy_transformer.settings import SETTINGS as ET
 from ui.landscape.settings import SETTINGS as LANDSCAPE
 from ui.shared_settings import SIDEBAR
 

@@ -8,12 +8,12 @@ import pytest
 from tests.app.conftest import open_app
 
 from ui.attention.settings import SETTINGS as ATTENTION
-from ui.capacity.settings import SETTINGS as CAPACITY
-from ui.ebm.settings import SETTINGS as LEARNING
-from ui.expfamily.settings import SETTINGS as FAMILY
+from ui.capacity_lab.settings import SETTINGS as CAPACITY
+from ui.learning.settings import SETTINGS as LEARNING
+from ui.attention_family.settings import SETTINGS as FAMILY
 from ui.classical.settings import SETTINGS as CLASSICAL
 from ui.dense.settings import SETTINGS as DENSE
-from ui.et.settings import SETTINGS as ET
+from ui.energy_transformer.settings import SETTINGS as ET
 from ui.landscape.settings import SETTINGS as LANDSCAPE
 from ui.modern.settings import SETTINGS as MODERN
 from ui.shared_settings import SIDEBAR

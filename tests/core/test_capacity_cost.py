@@ -1,4 +1,4 @@
-"""The capacity lab's estimates before a run (ui/capacity/cost.py): the sentences that refuse a
+"""The capacity lab's estimates before a run (ui/capacity_lab/cost.py): the sentences that refuse a
 run over ui.budget.RUN_BYTES or cost.MAX_SECONDS, the issue's links accepted, the bytes the
 core's own estimators give, and the update counts the seconds model assumes against the
 updates the core's runs really take (counted, not timed: benchmarks/bench_capacity_memory.py
@@ -8,7 +8,7 @@ import pytest
 
 from hopfield_core.capacity import curves, phase, rules
 from ui.budget import RUN_BYTES
-from ui.capacity import cost
+from ui.capacity_lab import cost
 
 LINK_NS = cost.counts(1, 3000, 2, log=True)  # the issue's link: n_lo=1&n_hi=3000&points=2
 

@@ -251,7 +251,7 @@ def test_the_numbers_the_capacity_page_states():
     from statistics import NormalDist
 
     from hopfield_core.capacity import ags
-    from ui.capacity import explain
+    from ui.capacity_lab import explain
 
     assert round(100 * NormalDist().cdf(-math.sqrt(1 / 0.138)), 1) == 0.4  # "only 0.4 % of the bits"
     assert "0.4 % of the bits" in explain.CURVES
@@ -271,7 +271,7 @@ def test_the_numbers_the_capacity_page_states():
 def test_the_dense_and_exponential_runs_are_synchronous_as_the_page_says(variant, kw):
     """'The dense and exponential networks here update every neuron at once': one update of
     success_point is one sync step of the network class, and not its async sweep."""
-    from ui.capacity import explain
+    from ui.capacity_lab import explain
 
     assert "update every neuron at once from the same state" in explain.CURVES
     d, N, T = 24, 60, 8

@@ -127,7 +127,7 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
     measures, then both curves, the CSV button, and a PNG from the chart's camera button."""
     goto(page, server, "capacity_lab")  # charts drawn once: Plotly's script is loaded and cached
     page.wait_for_selector('[data-testid="stPlotlyChart"] svg', timeout=60_000)
-    from ui.capacity import cost
+    from ui.capacity_lab import cost
     ns = cost.counts(50, 3000, 8, log=True)
     assert cost.INSTANT_SECONDS < cost.curves_seconds(["dense"], 100, ns, 30) < cost.MAX_SECONDS
     goto(page, server, "capacity_lab?v_sync=0&v_async=0&v_dense=1&d=100&n_lo=50&n_hi=3000"

@@ -12,12 +12,12 @@ import pytest
 
 from ui import chart_style as style
 from ui import figures, figures_compare, tables
-from ui.capacity import figures as f_capacity
+from ui.capacity_lab import figures as f_capacity
 from ui.charts import for_projector
 from ui.dense import figures as f_dense
-from ui.ebm import figures as f_ebm
-from ui.et import figures as f_et
-from ui.expfamily import figures as f_exp
+from ui.learning import figures as f_ebm
+from ui.energy_transformer import figures as f_et
+from ui.attention_family import figures as f_exp
 from ui.landscape import figures as f_landscape
 from ui.modern import figures as f_modern
 

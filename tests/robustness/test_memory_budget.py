@@ -247,7 +247,7 @@ def et_cases(size: str) -> list[Case]:
     from hopfield_core.et.descent import spectrum, spectrum_bytes
     from hopfield_core.et.masks import random_mask
     from hopfield_core.presets import preset_image
-    from ui.et.settings import MAX_STEPS
+    from ui.energy_transformer.settings import MAX_STEPS
 
     et = _et(load_pretrained)
     image, mask = preset_image("photos", "coffee", et.cfg.image_size), random_mask(et.cfg.grid, 0.5, 0)
@@ -284,7 +284,7 @@ def _family(K, q, hessian):
 
 
 def _autograd():
-    from ui.expfamily import autograd  # imports torch
+    from ui.attention_family import autograd  # imports torch
 
     return autograd
 
@@ -447,7 +447,7 @@ TORCH_PAGES = {  # what PyTorch allocates beside (tracemalloc does not see it): 
 def _et_estimate():
     from hopfield_core.et.complete import complete_bytes
     from hopfield_core.et.descent import spectrum_bytes
-    from ui.et.settings import MAX_STEPS, SHIPPED
+    from ui.energy_transformer.settings import MAX_STEPS, SHIPPED
 
     return max(complete_bytes(SHIPPED, MAX_STEPS), spectrum_bytes(SHIPPED.n_patches, SHIPPED.dim))
 

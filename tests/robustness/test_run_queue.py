@@ -120,6 +120,36 @@ def test_never_more_than_slots_compute_at_once():
     assert most[0] == 2
 
 
+def test_waiting_runs_sleep_until_something_changes():
+    """Waiters must not wake each other: each look tidies the gate, and when a look woke every
+    other waiter they spun on the lock and the computing run took 3-6 times as long
+    (benchmarks/bench_queue_wait.py). Four waiters that poll every 5 s look a few times each."""
+    gate, release, looks = Gate(1), threading.Event(), [0]
+    tidy = gate._tidy
+
+    def counted():
+        looks[0] += 1
+        tidy()
+    gate._tidy = counted
+    holder = Worker(gate, "holder", held(release)).begin()
+    waiters = []
+    for i in range(4):
+        w = Worker(gate, i)
+        w.run = (lambda w: lambda: setattr(w, "result", gate.run(w.key, w.compute, 1.0,
+                                                                 w.waits.append, poll=5.0)))(w)
+        w.start()
+        waiters.append(w)
+    until(lambda: all(w.waits for w in waiters))
+    before = looks[0]
+    time.sleep(0.5)
+    assert looks[0] - before <= 4, f"{looks[0] - before} looks in 0.5 s by 4 sleeping waiters"
+    release.set()
+    holder.end()
+    for w in waiters:
+        w.end()
+        assert w.result == w.key
+
+
 def test_a_waiting_run_that_is_cancelled_leaves_its_place():
     gate, release, computed = Gate(1), threading.Event(), []
     holder = Worker(gate, "holder", held(release)).begin()

@@ -77,7 +77,7 @@ IMAGE_TRAINING = (
 
 
 def explain(view: str) -> None:
-    """Each tab's explanation describes what that tab shows (ui/ebm/sections.py)."""
+    """Each tab's explanation describes what that tab shows (ui/learning/sections.py)."""
     if view == "images":
         prose = "\n\n".join([IMAGES, MODEL, IMAGE_TRAINING, ONE_ENERGY])
         layout.note("eb_images", prose, MODEL_FORMULAS, heading="How it works")
