@@ -1,7 +1,5 @@
 """Attention as an exponential family (Shim 2021) and a Transformer step as energy descent.
 Layout only: the parts are in ui/attention_family/."""
-import streamlit as st
-
 from ui import sidebar
 from ui.attention_family import explain, sections
 from ui.attention_family.settings import SETTINGS
@@ -9,10 +7,7 @@ from ui.attention_family.settings import SETTINGS
 
 def main() -> None:
     S = SETTINGS.bind()
-    st.title("Attention as an exponential family")
-    st.caption("Attention is the gradient of a log-normalizer: it spreads tokens apart, layer "
-               "norm pulls them back, and with tied weights every layer is a step down one "
-               "energy.")
+    explain.intro()
     view = S.show("view", label_visibility="collapsed", width="stretch")
     if view == "family":
         sidebar.panels(binary=False)

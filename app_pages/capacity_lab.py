@@ -8,9 +8,7 @@ from ui.capacity_lab.settings import SETTINGS
 
 def main() -> None:
     S = SETTINGS.bind()
-    st.title("Capacity lab")
-    st.caption("Store N random patterns in d neurons, many times over, and count how often a "
-               "pattern comes back: capacity measured, not quoted.")
+    explain.intro()
     view = S.show("view", label_visibility="collapsed", width="stretch")
     if view == "phase":
         sections.phase_section()

@@ -2,8 +2,9 @@
 the pieces are in ui/dense/."""
 import streamlit as st
 
-from ui import dynamics_view, pattern_editor, sidebar, state
-from ui.dense import sections
+from ui import dynamics_view, pattern_editor, patterns, runs, sidebar, store
+from ui.shared_settings import SIDEBAR
+from ui.dense import explain, sections
 from ui.dense.settings import SETTINGS
 
 PAGE = "dense"
@@ -12,26 +13,26 @@ PAGE = "dense"
 def main() -> None:
     SETTINGS.bind()
     sidebar.panels()
-    sections.intro()
+    explain.intro()
     c = sections.controls()
 
-    ps = state.patterns(binary=True)
+    ps = patterns.from_store(binary=True)
     q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
-        st.info("Store at least one pattern in the sidebar, or draw one above, to begin.")
-        sections.explain()
-        sections.try_this()
+        st.info(store.store_first(drawn=True))
+        explain.explain()
+        explain.try_this()
         return
-    seed = int(state.setting("q_seed"))
+    seed = int(SIDEBAR["q_seed"])
     cfg = {"interaction": c["interaction"], "degree": int(c["n"]), "beta": float(c["beta"]),
            "rectified": bool(c["rect"])}
     mode, steps = c["mode"], int(c["steps"])
-    traj = state.run("dense", cfg, ps, q, qkey, share=0.5, mode=mode, max_steps=steps, rng=seed,
+    traj = runs.run("dense", cfg, ps, q, share=0.5, mode=mode, max_steps=steps, rng=seed,
                      readable=True)
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=sections.RISE_REASON,
                        energy_label=sections.ENERGY_LABEL[cfg["interaction"]])
-    sections.explain()
-    sections.try_this()
+    explain.explain()
+    explain.try_this()
 
     # one section at a time: only the chosen one runs
     view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")

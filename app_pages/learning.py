@@ -1,8 +1,6 @@
 """Learning the memories: the modern Hopfield network as an energy-based model with an exact
 partition function, its patterns learned by maximum likelihood. Layout only: the parts are in
 ui/learning/."""
-import streamlit as st
-
 from ui import sidebar
 from ui.learning import explain, sections
 from ui.learning.settings import SETTINGS
@@ -10,9 +8,7 @@ from ui.learning.settings import SETTINGS
 
 def main() -> None:
     S = SETTINGS.bind()
-    st.title("Learning the memories")
-    st.caption("The modern Hopfield network is a probability model whose normaliser is exact, "
-               "so its patterns can be learned from data by maximum likelihood.")
+    explain.intro()
     view = S.show("view", label_visibility="collapsed", width="stretch")
     if view == "images":
         sidebar.panels(binary=False, query=False)

@@ -2,8 +2,8 @@
 Layout only: the pieces are in ui/modern/."""
 import streamlit as st
 
-from ui import dynamics_view, sidebar, state
-from ui.modern import sections
+from ui import dynamics_view, patterns, query, runs, sidebar, store
+from ui.modern import explain, sections
 from ui.modern.settings import SETTINGS, TOL
 
 PAGE = "modern"
@@ -12,22 +12,22 @@ PAGE = "modern"
 def main() -> None:
     SETTINGS.bind()
     sidebar.panels(binary=False)
-    sections.intro()
+    explain.intro()
     beta, gamma, max_steps = sections.controls()
 
-    ps = state.patterns(binary=False)
+    ps = patterns.from_store(binary=False)
     if ps.N == 0:
-        st.info("Store at least one pattern in the sidebar to begin.")
-        sections.explanation()
-        sections.try_this()
+        st.info(store.store_first())
+        explain.explanation()
+        explain.try_this()
         return
-    q, qkey = state.query(ps)
-    traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps, tol=TOL,
+    q, qkey = query.make(ps)
+    traj = runs.run("modern", {"beta": beta}, ps, q, max_steps=max_steps, tol=TOL,
                      gamma=gamma)
     dynamics_view.show(PAGE, traj, ps, monotone=True)
     sections.run_summary(traj, ps, (ps.fingerprint, qkey, beta, gamma, max_steps, TOL))
-    sections.explanation()
-    sections.try_this()
+    explain.explanation()
+    explain.try_this()
 
     # one section at a time: only the chosen one runs
     view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")

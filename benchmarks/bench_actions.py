@@ -29,17 +29,16 @@ from pathlib import Path
 
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import BARE_APP, ROOT, print_table_head  # noqa: E402
 from tests.load.server import Server  # noqa: E402
 from tests.load.st_client import StClient  # noqa: E402
 from tests.load.student import CLASS_LINK, OTHER_PAGES, STEPS, png  # noqa: E402
 
 PAUSE = 0.3
 PEER_REPEATS = 41  # the bare app's actions cost about a tick: many, to average
-BARE_APP = ("import streamlit as st\nst.title('bare')\nst.write('hello')\n"
-            "st.button('again', key='again')\n")
+BARE_BUTTON_APP = BARE_APP + "st.button('again', key='again')\n"
 
 
 class Meter:
@@ -86,7 +85,7 @@ def one_student(url: str, meter: Meter, index: int) -> None:
                 meter("Reset", c.click, "classical_reset")
             meter("Step", c.click, "classical_step")
         meter("switch to the ET page", c.switch_page, "energy_transformer")
-        meter("an ET completion (new seed)", c.set_value, "et_seed", 5_000 + index)
+        meter("an ET completion (new seed)", c.set_value, "energy_transformer_seed", 5_000 + index)
         for page in OTHER_PAGES:
             meter(f"switch to the {page} page", c.switch_page, page)
     finally:
@@ -95,7 +94,7 @@ def one_student(url: str, meter: Meter, index: int) -> None:
 
 def bare_peer() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "app.py").write_text(BARE_APP)
+        (Path(tmp) / "app.py").write_text(BARE_BUTTON_APP)
         (Path(tmp) / ".streamlit").mkdir()  # the same production settings as the app's
         shutil.copy(ROOT / ".streamlit" / "config.toml", Path(tmp) / ".streamlit")
         server = Server(app_dir=Path(tmp))
@@ -130,8 +129,7 @@ def main(argv=None) -> int:
         server.stop()
     print(f"## Server CPU per action, one student at a time on a warm server "
           f"({args.students} students; idle {meter.idle * 1000:.1f} ms per {PAUSE} s subtracted)\n")
-    print("| action | ours (ms) | n | bare app, same kind (ms) | ratio |")
-    print("| --- | --- | --- | --- | --- |")
+    print_table_head("action", "ours (ms)", "n", "bare app, same kind (ms)", "ratio")
     for name, xs in meter.spent.items():
         kind = "open" if name.startswith(("open", "switch")) else "rerun"
         ours = statistics.mean(xs)

@@ -11,7 +11,6 @@
 """
 from __future__ import annotations
 
-import socket
 import statistics
 import subprocess
 import sys
@@ -20,35 +19,37 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import (BARE_APP, CHROMIUM, CHROMIUM_ARGS, ROOT,  # noqa: E402
+                               median_time, print_table_head)
+from tests.load.server import free_port  # noqa: E402
+from ui.page_registry import PAGES  # noqa: E402
 
-from ui.page_registry import PAGES  # noqa: E402 - after the path insert
-
-BARE_APP = "import streamlit as st\nst.title('bare')\nst.write('hello')\n"
 REPEAT = 9
-PLAYER = {"energy_transformer": "et"}  # the player key prefix where it differs from the page
 
 
-def _median_run(at, action=None, setup=None) -> float:
-    """Median seconds of `at.run()` after `action(at)` (a click), with `setup` untimed."""
-    times = []
-    for _ in range(REPEAT):
-        if setup:
-            setup(at)
-        if action:
-            action(at)
-        t0 = time.perf_counter()
-        at.run()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def _rerun(at) -> float:
+    """Median seconds of `at.run()` over REPEAT runs."""
+    return median_time(at.run, REPEAT, warmup=0)
+
+
+def _step_click(at, step: str) -> float:
+    """Median seconds of the rerun after a click on the player's Step (key `step`), each
+    from step 0 (a click on its Reset, untimed)."""
+    reset = step.removesuffix("_step") + "_reset"
+
+    def setup():
+        at.button(key=reset).click().run()
+        at.button(key=step).click()
+    return median_time(at.run, REPEAT, warmup=0, setup=setup)
 
 
 def rerun_table() -> list[tuple]:
     from streamlit.testing.v1 import AppTest
 
     bare = AppTest.from_string(BARE_APP, default_timeout=60).run()
-    t_bare = _median_run(bare)
+    t_bare = _rerun(bare)
     rows = []
     for info in PAGES:
         page = info.file
@@ -56,29 +57,21 @@ def rerun_table() -> list[tuple]:
         if not info.default:
             at.switch_page(info.script).run()
         at.run()  # warm the caches as a student's first look does
-        t_rerun = _median_run(at)
+        t_rerun = _rerun(at)
         rows.append((f"{page}: rerun", t_rerun, t_bare))
-        prefix = PLAYER.get(page, page)
-        if any(getattr(b, "key", None) == f"{prefix}_step" for b in at.button):
-            t_step = _median_run(at, action=lambda a: a.button(key=f"{prefix}_step").click(),
-                                 setup=lambda a: a.button(key=f"{prefix}_reset").click().run())
-            rows.append((f"{page}: Step click", t_step, t_bare))
+        steps = [b.key for b in at.button if str(getattr(b, "key", "")).endswith("_step")]
+        if steps:  # the page has a player (ui.widgets.player: its keys end in _step, _reset)
+            rows.append((f"{page}: Step click", _step_click(at, steps[0]), t_bare))
         if at.exception:
             raise RuntimeError(f"{page} raised {at.exception}")
     return rows
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cold_start(script: Path, cwd: Path) -> float:
     """Seconds from launching `streamlit run` to the page's h1 painted in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    port = _free_port()
+    port = free_port()
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script),
                              "--server.headless", "true", "--server.port", str(port),
@@ -93,8 +86,7 @@ def cold_start(script: Path, cwd: Path) -> float:
             except OSError:
                 time.sleep(0.05)
         with sync_playwright() as p:
-            b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             pg = b.new_page()
             pg.goto(url)
             pg.wait_for_selector("h1", timeout=60_000)
@@ -108,13 +100,12 @@ def cold_start(script: Path, cwd: Path) -> float:
 
 def main() -> None:
     print("## Server-side time of one interaction (median of", REPEAT, "runs, AppTest)\n")
-    print("| interaction | ours (ms) | bare page (ms) | ratio | goal |")
-    print("| --- | --- | --- | --- | --- |")
+    print_table_head("interaction", "ours (ms)", "bare page (ms)", "ratio", "goal")
     for what, t, peer in rerun_table():
         flag = "ok" if t < 0.1 else "SLOW"
         print(f"| {what} | {t * 1e3:.1f} | {peer * 1e3:.1f} | {t / peer:.1f} | < 100 ms: {flag} |")
-    if not Path("/usr/bin/chromium").exists():
-        print("\n(no /usr/bin/chromium: cold start not measured)")
+    if not Path(CHROMIUM).exists():
+        print(f"\n(no {CHROMIUM}: cold start not measured)")
         return
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp) / "bare.py"
@@ -122,8 +113,7 @@ def main() -> None:
         t_bare = statistics.median(cold_start(bare, Path(tmp)) for _ in range(3))
     t_app = statistics.median(cold_start(ROOT / "app.py", ROOT) for _ in range(3))
     print("\n## Cold start: `streamlit run` to the first painted page in Chromium (median of 3)\n")
-    print("| app | seconds | bare app (s) | ratio | goal |")
-    print("| --- | --- | --- | --- | --- |")
+    print_table_head("app", "seconds", "bare app (s)", "ratio", "goal")
     print(f"| app.py | {t_app:.2f} | {t_bare:.2f} | {t_app / t_bare:.2f} | < 5 s: "
           f"{'ok' if t_app < 5 else 'SLOW'} |")
 

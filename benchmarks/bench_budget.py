@@ -10,23 +10,13 @@ budget.RUN_SECONDS = 0.6 s, leaves room for the figures and for a busy machine).
 """
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import cpu_time, print_table_head  # noqa: E402
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield  # noqa: E402
 from ui import budget  # noqa: E402
-
-
-def cpu(fn) -> tuple[float, int]:
-    """(CPU seconds, steps the run took)."""
-    t0 = time.process_time()
-    traj = fn()
-    return time.process_time() - t0, traj.steps
 
 
 def main() -> None:
@@ -49,14 +39,14 @@ def main() -> None:
          dict(gamma=0.01, tol=0.0)),
     ]
     print(f"d = {d}, N = {N}; budget {budget.RUN_SECONDS} s of CPU per run\n")
-    print("| run | assumed s/step | measured s/step | cap (steps run) | capped run CPU (s) "
-          "| uncapped, limit 200 (steps run) CPU (s) | ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print_table_head("run", "assumed s/step", "measured s/step", "cap (steps run)", "capped run CPU (s)",
+                     "uncapped, limit 200 (steps run) CPU (s)", "ratio")
     for what, kind, mode, model, kw in cases:
         query = q if kind != "modern" else q / np.sqrt(d)
         steps = budget.max_steps(kind, mode, d, N)
-        capped, ran = cpu(lambda: model.run(query, max_steps=steps, **kw))
-        peer, peer_ran = cpu(lambda: model.run(query, max_steps=200, **kw))
+        capped, traj = cpu_time(lambda: model.run(query, max_steps=steps, **kw))
+        peer, peer_traj = cpu_time(lambda: model.run(query, max_steps=200, **kw))
+        ran, peer_ran = traj.steps, peer_traj.steps
         print(f"| {what} | {budget.step_seconds(kind, mode, d, N):.2e} | {capped / ran:.2e} "
               f"| {steps} ({ran}) | {capped:.2f} | ({peer_ran}) {peer:.2f} | {capped / peer:.2f} |")
 

@@ -23,14 +23,11 @@ not count; the estimates (3) are compared with the best of two runs.
 """
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import best_cpu_time, cpu_time, print_table_head  # noqa: E402
 from hopfield_core.capacity import success_curve  # noqa: E402
 from hopfield_core.capacity.curves import SUCCESS_OVERLAP  # noqa: E402
 from hopfield_core.capacity.phase import phase_diagram  # noqa: E402
@@ -41,16 +38,6 @@ from ui.capacity_lab.sections import FLIPS  # noqa: E402
 
 D, TRIALS = 100, 50
 NS = np.arange(2, 52, 2)  # 25 points
-
-
-def timed(fn):
-    t0 = time.process_time()
-    out = fn()
-    return time.process_time() - t0, out
-
-
-def best_of_two(fn) -> float:
-    return min(timed(fn)[0] for _ in range(2))
 
 
 def loop_curve(mode: str) -> np.ndarray:
@@ -76,29 +63,26 @@ def main() -> None:
     threadpool_limits(1)
     tune_malloc()
     print(f"1. classical success curve, d = {D}, {len(NS)} points, {TRIALS} trials a point")
-    print("| mode | batched (s) | Python loop over trials (s) | loop / batched |")
-    print("| --- | --- | --- | --- |")
+    print_table_head("mode", "batched (s)", "Python loop over trials (s)", "loop / batched")
     for variant, mode in (("classical-sync", "sync"), ("classical-async", "async")):
         success_curve(variant, D, NS[:3], TRIALS, rng=0)  # warm-up
-        tb, curve = timed(lambda: success_curve(variant, D, NS, TRIALS, rng=0))
-        tl, loop = timed(lambda: loop_curve(mode))
+        tb, curve = cpu_time(lambda: success_curve(variant, D, NS, TRIALS, rng=0))
+        tl, loop = cpu_time(lambda: loop_curve(mode))
         print(f"| {mode} | {tb:.3f} | {tl:.2f} | {tl / tb:.0f}x |")
         if mode == "sync":  # same stores, same rule: the same answer
             assert np.array_equal(curve.success, loop), (curve.success, loop)
 
     loads, temps = np.linspace(0.02, 0.24, 12), np.linspace(0.0, 1.2, 12)
-    tb, _ = timed(lambda: phase_diagram(200, loads, temps, trials=4, sweeps=30, rng=0))
-    tl, _ = timed(lambda: [phase_diagram(200, [a], [temps[k]], trials=4, sweeps=30, rng=k)
-                           for k, a in enumerate(loads)])
+    tb, _ = cpu_time(lambda: phase_diagram(200, loads, temps, trials=4, sweeps=30, rng=0))
+    tl, _ = cpu_time(lambda: [phase_diagram(200, [a], [temps[k]], trials=4, sweeps=30, rng=k)
+                              for k, a in enumerate(loads)])
     per_cell_loop = tl / 12 * 144
     print("\n2. phase diagram, d = 200, 12 x 12 grid, 4 trials, 30 sweeps")
-    print("| batched, all 144 cells (s) | one cell at a time, 144 cells (s, from 12) | ratio |")
-    print("| --- | --- | --- |")
+    print_table_head("batched, all 144 cells (s)", "one cell at a time, 144 cells (s, from 12)", "ratio")
     print(f"| {tb:.2f} | {per_cell_loop:.1f} | {per_cell_loop / tb:.0f}x |")
 
     print("\n3. the lab's estimate beside the measured CPU time (best of two)")
-    print("| run | estimate (s) | measured (s) | estimate / measured |")
-    print("| --- | --- | --- | --- |")
+    print_table_head("run", "estimate (s)", "measured (s)", "estimate / measured")
     for name, (variants, d, (lo, hi, pts, log), trials, flips, params) in ESTIMATED.items():
         ns = cost.counts(lo, hi, pts, log)
         est = cost.curves_seconds(variants, d, ns, trials, flips, **params)
@@ -107,13 +91,13 @@ def main() -> None:
             for v in variants:
                 for f in flips:
                     success_curve(v, d, ns, trials, f, rng=0, **params)
-        tm = best_of_two(run)
+        tm = best_cpu_time(run)
         print(f"| {name}: d = {d}, N {lo} .. {hi}, {len(ns)} points x {trials} | {est:.2f} "
               f"| {tm:.2f} | {est / tm:.2f} |")
     for d, grid, trials, sweeps, load in PHASES:
         est = cost.phase_seconds(d, grid, trials, sweeps, load)
         loads, temps = cost.phase_loads(grid, load), np.linspace(0.0, 1.2, grid)
-        tm = best_of_two(lambda: phase_diagram(d, loads, temps, trials, sweeps, sweeps // 3, rng=0))
+        tm = best_cpu_time(lambda: phase_diagram(d, loads, temps, trials, sweeps, sweeps // 3, rng=0))
         print(f"| phase diagram: d = {d}, {grid} x {grid}, load <= {load}, {trials} trials, "
               f"{sweeps} sweeps | {est:.2f} | {tm:.2f} | {est / tm:.2f} |")
 

@@ -13,14 +13,11 @@ RUN_BYTES (tests/core/test_capacity_memory.py asserts the bytes).
 """
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import best_cpu_time, print_table_head  # noqa: E402
 from hopfield_core.capacity import curves, phase  # noqa: E402
 from tests.memory_probe import traced_peak  # noqa: E402
 from ui.budget import RUN_BYTES  # noqa: E402
@@ -58,18 +55,8 @@ def heaviest_curve(variants, d, ns, flips, params) -> int | None:
     return best
 
 
-def cpu(fn) -> float:
-    """The best of two runs' CPU seconds."""
-    best = float("inf")
-    for _ in range(2):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
-
-
 def row(name: str, what: str, seconds: float, peak: int, fn) -> None:
-    measured = cpu(fn)
+    measured = best_cpu_time(fn)
     got = traced_peak(fn)
     print(f"| {name} | {what} | {seconds:.2f} | {measured:.2f} | {seconds / measured:.2f} "
           f"| {peak / MB:.0f} | {got / MB:.0f} | {peak / got:.2f} |")
@@ -104,9 +91,8 @@ def main() -> None:
     tune_malloc()
     curves.success_points("modern", 1000, [3000], 10, beta=1.0)  # warm-up: the first big maps
     print(f"MAX_SECONDS = {cost.MAX_SECONDS:.0f} s, RUN_BYTES = {RUN_BYTES / MB:.0f} MB\n")
-    print("| view | run | estimate (s) | CPU (s) | estimate / CPU | estimated peak (MB) "
-          "| measured peak (MB) | estimate / measured |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print_table_head("view", "run", "estimate (s)", "CPU (s)", "estimate / CPU", "estimated peak (MB)",
+                     "measured peak (MB)", "estimate / measured")
     for name, (variants, d, (lo, hi, pts, log), flips, params) in CURVES.items():
         ns = cost.counts(lo, hi, pts, log)
         trials = heaviest_curve(variants, d, ns, flips, params)

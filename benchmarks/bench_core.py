@@ -11,40 +11,12 @@
 """
 from __future__ import annotations
 
-import statistics
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import interleaved  # noqa: E402
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield  # noqa: E402
-
-
-def median_time(fn, repeat: int = 15, warmup: int = 3) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
-def interleaved(fn_a, fn_b, rounds: int = 15) -> tuple[float, float]:
-    """Median times of two functions measured alternately, so drift hits both alike."""
-    for _ in range(3):
-        fn_a(), fn_b()
-    a, b = [], []
-    for _ in range(rounds):
-        for fn, out in ((fn_a, a), (fn_b, b)):
-            t0 = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - t0)
-    return statistics.median(a), statistics.median(b)
 
 
 def bench_modern_vs_sdpa() -> list[tuple]:

@@ -10,29 +10,16 @@ CPU, the same data), median of repeated runs. The two gradients are checked equa
 from __future__ import annotations
 
 import math
-import statistics
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import median_time, print_table_head  # noqa: E402
 from hopfield_core import ebm  # noqa: E402
 
 N, n, BETA = 64, 10_000, 1.0
-
-
-def median_time(fn, repeats: int = 15) -> float:
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def torch_step(Xt: torch.Tensor, Dt: torch.Tensor, beta: float) -> torch.Tensor:
@@ -48,16 +35,15 @@ def torch_step(Xt: torch.Tensor, Dt: torch.Tensor, beta: float) -> torch.Tensor:
 def main() -> None:
     print(f"one training step (NLL and gradient), N = {N} patterns, {n:,} data points, "
           f"beta = {BETA:g}, float64 on CPU")
-    print("| d | closed form, NumPy (ms) | torch autograd (ms) | autograd / closed form |")
-    print("| --- | --- | --- | --- |")
+    print_table_head("d", "closed form, NumPy (ms)", "torch autograd (ms)", "autograd / closed form")
     for d in (2, 256):
         rng = np.random.default_rng(0)
         X, D = 0.5 * rng.standard_normal((N, d)), rng.standard_normal((n, d))
         Xt, Dt = torch.tensor(X), torch.tensor(D)
         np.testing.assert_allclose(ebm.nll_grad(X, D, BETA), torch_step(Xt, Dt, BETA).numpy(),
                                    atol=1e-10)
-        ours = median_time(lambda: ebm.nll_and_grad(X, D, BETA))
-        peer = median_time(lambda: torch_step(Xt, Dt, BETA))
+        ours = median_time(lambda: ebm.nll_and_grad(X, D, BETA), warmup=1)
+        peer = median_time(lambda: torch_step(Xt, Dt, BETA), warmup=1)
         print(f"| {d} | {ours * 1e3:.2f} | {peer * 1e3:.2f} | {peer / ours:.2f} |")
 
 

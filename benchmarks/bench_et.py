@@ -15,16 +15,12 @@
 """
 from __future__ import annotations
 
-import statistics
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import median_time, print_table_head  # noqa: E402
 from hopfield_core.et import load_pretrained  # noqa: E402
 from hopfield_core.et.card import relative_change  # noqa: E402
 from hopfield_core.et.complete import available_devices  # noqa: E402
@@ -32,17 +28,9 @@ from hopfield_core.et.descent import spectrum  # noqa: E402
 from hopfield_core.et.model import patchify  # noqa: E402
 
 
-def median_ms(fn, repeat=20, warmup=3, sync=lambda: None) -> float:
-    for _ in range(warmup):
-        fn()
-    sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+def median_ms(fn, repeat: int = 20, **kw) -> float:
+    """median_time in milliseconds, over 20 runs unless told."""
+    return median_time(fn, repeat, **kw) * 1e3
 
 
 def completion_rows(threads: int) -> list[str]:
@@ -54,7 +42,7 @@ def completion_rows(threads: int) -> list[str]:
         size, grid, p = et.image_size[0], et.cfg.grid, et.patch_size
         img = rng.random((size, size, 3))
         mask = rng.random((grid, grid)) < 0.5
-        sync = torch.cuda.synchronize if dev == "cuda" else (lambda: None)
+        sync = torch.cuda.synchronize if dev == "cuda" else None
         t_one = median_ms(lambda: et.complete(img, mask), sync=sync)
         layer = torch.nn.TransformerEncoderLayer(et.cfg.dim, et.cfg.heads, 4 * et.cfg.dim,
                                                  batch_first=True).to(dev).eval()
@@ -134,15 +122,13 @@ def quality_rows() -> list[str]:
 
 def main() -> None:
     print(f"torch {torch.__version__}; devices {available_devices()}\n")
-    print("| what | ours | peer | ratio | goal |")
-    print("| --- | --- | --- | --- | --- |")
+    print_table_head("what", "ours", "peer", "ratio", "goal")
     for threads in sorted({1, torch.get_num_threads()}):
         for row in completion_rows(threads):
             print(row)
     print(training_row(1))
     print("\n## Masked-patch MSE on the held-out photos (50 % of patches hidden)\n")
-    print("| method | MSE | vs mean fill | note |")
-    print("| --- | --- | --- | --- |")
+    print_table_head("method", "MSE", "vs mean fill", "note")
     for row in quality_rows():
         print(row)
 

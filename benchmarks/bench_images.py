@@ -10,14 +10,12 @@ under 100 MB, is a test: tests/core/test_image_decoding_cost.py).
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks.bench_core import interleaved  # noqa: E402
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import interleaved, print_table_head  # noqa: E402
 from hopfield_core.images import load_image  # noqa: E402
 from tests.badfiles import huge_png  # noqa: E402
 from tests.core.test_image_decoding_cost import _at_the_limits  # noqa: E402
@@ -31,8 +29,7 @@ def pillow_full_decode(data: bytes) -> None:
 def main() -> None:
     files = _at_the_limits()
     files["4.9 KB PNG of 39.7 MP (refused)"] = huge_png(6300, 6300)
-    print("| file | size | load_image (ms) | Pillow full decode (ms) | ratio | goal |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print_table_head("file", "size", "load_image (ms)", "Pillow full decode (ms)", "ratio", "goal")
     for name, data in files.items():
         with Image.open(io.BytesIO(data)) as im:
             size = f"{im.width} x {im.height} {im.mode}"

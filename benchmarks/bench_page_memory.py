@@ -15,11 +15,10 @@ RUN_BYTES (tests/robustness/test_memory_budget.py asserts the same).
 from __future__ import annotations
 
 import logging
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import print_table_head  # noqa: E402
 from tests.robustness.test_memory_budget import (LINKS, TORCH_PAGES, cases,  # noqa: E402
                                                  fresh_caches, page_peak)
 from ui import budget  # noqa: E402
@@ -54,9 +53,8 @@ def main() -> None:
     runs, pages = heaviest(), reruns()
     limit = budget.RUN_BYTES
     print(f"d = 3072 (32 x 32 in colour), N = 40; RUN_BYTES = {limit / MB:.0f} MB\n")
-    print("| page | heaviest run | measured (MB) | estimate (MB) | estimate / measured "
-          "| whole rerun at its largest link (MB) | rerun / RUN_BYTES |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print_table_head("page", "heaviest run", "measured (MB)", "estimate (MB)", "estimate / measured",
+                     "whole rerun at its largest link (MB)", "rerun / RUN_BYTES")
     for info in PAGES:
         case = runs.get(info.file)
         if case is None:

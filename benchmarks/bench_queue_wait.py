@@ -13,13 +13,11 @@ would have told it (runs ahead x their estimates / K) beside the wait it had.
 from __future__ import annotations
 
 import argparse
-import sys
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from hopfield_core.capacity import curves  # noqa: E402

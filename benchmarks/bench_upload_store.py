@@ -9,13 +9,12 @@ Goal: the ratio near 1 (a put does not grow with the folder).
 """
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks.bench_core import interleaved  # noqa: E402
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import interleaved, print_table_head  # noqa: E402
 from tests.badfiles import encode, photo  # noqa: E402
 from ui.uploads import UploadStore  # noqa: E402
 
@@ -35,9 +34,8 @@ def main() -> None:
         t_full, t_empty = interleaved(lambda: full.put("x.png", next(fresh)),
                                       lambda: empty.put("x.png", next(fresh)), rounds=ROUNDS)
         t_scan, _ = interleaved(full.prune, lambda: None, rounds=5)
-    print("| put of a new image | into 5,400 entries (ms) | into an empty folder (ms) | ratio | "
-          "one read of the 5,400 (ms) |")
-    print("| --- | --- | --- | --- | --- |")
+    print_table_head("put of a new image", "into 5,400 entries (ms)", "into an empty folder (ms)", "ratio",
+                     "one read of the 5,400 (ms)")
     print(f"| median of {ROUNDS} | {t_full * 1e3:.1f} | {t_empty * 1e3:.1f} | "
           f"{t_full / t_empty:.2f} | {t_scan * 1e3:.1f} |")
 

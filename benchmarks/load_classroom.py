@@ -46,7 +46,6 @@ import argparse
 import json
 import re
 import shlex
-import socket
 import subprocess
 import sys
 import tempfile
@@ -58,26 +57,19 @@ from pathlib import Path
 import numpy as np
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
+if not __package__:  # run as a script: only benchmarks/ is on sys.path
+    import common  # noqa: F401 - puts the repository root on sys.path
+from benchmarks.common import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: E402
+from tests.load.server import free_port  # noqa: E402
 from tests.load.st_client import StClient  # noqa: E402
 from tests.load.student import CLASS_LINK, Record, probe, student  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 KINDS = ("step", "open", "et", "switch")
 SETTLE_S = 30
 SESSION_TTL_S = 120  # Streamlit's server.disconnectedSessionTTL: a closed tab's session is kept
 
 
 # ---------------------------------------------------------------- the server
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 class Server:
     def __init__(self, app_dir: Path, port: int, extra: list[str]):

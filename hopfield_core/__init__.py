@@ -5,7 +5,8 @@ Imports neither streamlit nor plotly; torch only inside `hopfield_core.et`.
 from .attention import hopfield_attention
 from .classical import ClassicalHopfield
 from .dense import DenseAssociativeMemory
-from .modern import ModernHopfield, RetrievalBound, fixed_point_kind, k90, softmax
+from .modern import ModernHopfield, RetrievalBound, fixed_point_kind, k90
+from .numerics import softmax
 from .trajectory import Trajectory
 
 __all__ = [

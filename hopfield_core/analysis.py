@@ -51,9 +51,10 @@ class Verdict:
         if self.kind == "spurious":
             return f"Spurious state: a minimum that is no stored pattern (best overlap {self.overlap:.2f})."
         if self.kind == "metastable":
-            return "Metastable state: an average of " + ", ".join(name(i) for i in self.members) + "."
+            return "Metastable state: a blend of " + ", ".join(name(i) for i in self.members) + "."
         if self.kind == "global":
-            return "Global fixed point: the average of (nearly) all stored patterns."
+            return ("Global fixed point: a blend of (nearly) all stored patterns (their plain "
+                    "average only as β → 0).")
         if self.kind == "cycle":
             return "Limit cycle of period 2: synchronous updates flip back and forth."
         return "Not converged yet: step further or raise the step limit."

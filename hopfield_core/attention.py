@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .modern import softmax
+from .numerics import softmax
 
 
 def _split_heads(A: np.ndarray, heads: int) -> np.ndarray:

@@ -13,48 +13,19 @@ exactly when E falls, but informative at every d and degree:
   (E itself underflows to -0.0 away from the patterns: -5e-45 at beta = 1, d = 256)
 update of neuron i: xi_i <- sgn( sum_mu F(x_mu . xi^(i+)) - F(x_mu . xi^(i-)) ),
 xi^(i+-) being xi with neuron i set to +-1; a tie keeps the current value. A tie is a
-difference within the float64 rounding error of computing it (`_tolerance`), so every energy
-change float64 can resolve is acted on.
+difference within the float64 rounding error of computing it (numerics.tie_tolerance), so
+every energy change float64 can resolve is acted on.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .numerics import logsumexp, tie_tolerance
 from .trajectory import Trajectory, run_discrete
 from .validation import as_rng, check_mode, check_patterns, check_state
 
 INTERACTIONS = ("polynomial", "exponential")
 MAX_DEGREE = 30
-EPS = float(np.finfo(np.float64).eps)  # 2 u, u = 2^-53 the unit roundoff
-
-
-def _tolerance(interaction: str, N: int, degree: int, scale: np.ndarray) -> np.ndarray:
-    """How far the computed difference of the two choices can be from the exact one: below it
-    the two count as equal. A first-order bound on the rounding error, u per operation, of the
-    computations in `_prefer_up` (overlaps are whole numbers, exact in float64), generous in
-    the count of terms:
-
-    exponential, la = lse(a) = m + log S, a_mu = beta z_mu, m = max a, L = scale = max(|la|, |lb|); lse
-      moves by sum_mu w_mu da_mu (w = softmax(a)), and w_mu |t| <= 1/e for t = a_mu - la <= 0:
-      beta z_mu (u sum w |a| <= u (L + N / e)), a_mu - m (u |a_mu - m| each, weighted: <= u N/e),
-      exp (u), the sum of N terms ((N - 1) u), log (u log N <= u N), m + log S (u L): at most
-      u (2 L + 4 N) per side, so la - lb is within 2 u (2 L + 4 N) = 2 EPS (L + 2 N).
-    polynomial, sum_mu F(z_mu^+ / d) - F(z_mu^- / d), F(z) = z^n, S = scale = sum |F+| + |F-|:
-      z / d (u) raised to n ((n + 1) u relative), each difference (u), the sum of N
-      ((N - 1) u of the sum of |differences| <= S): u (n + N + 1) S; twice that, EPS (n + N + 1) S.
-
-    At N = 40, d = 100, beta = 2 that is at most 1.3e-13, about 5 ulps of the scale
-    (ulp(200) = 2.8e-14; the rounding measured there stays under 1e-14). The fixed relative
-    1e-12 used before (up to 2e-10 there) took real differences of 4e-11 in log(-E), each
-    choice's, for ties (tests/core/test_dense_ties.py)."""
-    if interaction == "exponential":
-        return 2 * EPS * (scale + 2 * N)
-    return EPS * (degree + N + 1) * scale
-
-
-def _logsumexp(a: np.ndarray, axis: int = -1) -> np.ndarray:
-    m = np.max(a, axis=axis, keepdims=True)
-    return np.squeeze(m, axis) + np.log(np.sum(np.exp(a - m), axis=axis))
 
 
 class DenseAssociativeMemory:
@@ -103,7 +74,7 @@ class DenseAssociativeMemory:
         S = check_state(state, self.d, bipolar=True).astype(np.float64)
         M = S @ self.patterns.T  # (..., N)
         if self.interaction == "exponential":
-            E = -_logsumexp(self.beta * (M - self.d)) / self.beta
+            E = -logsumexp(self.beta * (M - self.d)) / self.beta
         else:
             E = -np.sum(self.F(M / self.d), axis=-1)
         return float(E) if S.ndim == 1 else E
@@ -113,16 +84,17 @@ class DenseAssociativeMemory:
         gives the lower energy. Computed so that nothing overflows at any d."""
         if self.interaction == "exponential":
             # compare log sum exp(beta (z - d)); the shift by d cancels
-            la = _logsumexp(self.beta * up)
-            lb = _logsumexp(self.beta * down)
+            la = logsumexp(self.beta * up)
+            lb = logsumexp(self.beta * down)
             diff = la - lb
-            tol = _tolerance("exponential", self.N, self.degree, np.maximum(np.abs(la), np.abs(lb)))
+            tol = tie_tolerance("exponential", self.N, self.degree,
+                                np.maximum(np.abs(la), np.abs(lb)))
         else:
             # F is homogeneous: compare F(z / d) to stay far from overflow
             fa = self.F(up / self.d)
             fb = self.F(down / self.d)
             diff = np.sum(fa - fb, axis=-1)
-            tol = _tolerance("polynomial", self.N, self.degree,
+            tol = tie_tolerance("polynomial", self.N, self.degree,
                              np.sum(np.abs(fa) + np.abs(fb), axis=-1))
         return np.where(diff > tol, 1.0, np.where(diff < -tol, -1.0, 0.0))
 

@@ -33,8 +33,8 @@ import math
 
 import numpy as np
 
-from .dense import _logsumexp
-from .modern import softmax
+from .landscape import grid_axis
+from .numerics import logsumexp, logsumexp_softmax, softmax
 from .validation import as_rng
 
 BETA_MIN, BETA_MAX = 1e-3, 1e3
@@ -115,15 +115,31 @@ def nll_grad(X, data, beta: float = 1.0) -> np.ndarray:
     return _nll_grad(*_checked(X, data, beta))
 
 
+def plane_grid(X, beta: float, kind: str, limit: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(axis (n,), Z (n, n)): log p (kind "density") or E ("energy") of patterns in the plane,
+    X (N, 2), on the n x n grid over [-limit, limit]^2. Z[i, j] is the value at the point
+    (axis[j], axis[i]): rows go up the second coordinate, as a contour's z."""
+    if kind not in ("density", "energy"):
+        raise ValueError(f"kind must be 'density' or 'energy', got {kind!r}")
+    X, _, beta = _checked(X, None, beta)
+    if X.shape[1] != 2:
+        raise ValueError(f"a grid in the plane needs patterns of 2 values, got {X.shape[1]}")
+    axis = grid_axis(-limit, limit, n)  # (n,)
+    U, V = np.meshgrid(axis, axis)  # (n, n): U[i, j] = axis[j], V[i, j] = axis[i]
+    P = np.c_[U.ravel(), V.ravel()]  # (n^2, 2)
+    Z = _log_density(X, P, beta) if kind == "density" else _energy(X, P, beta)  # (n^2,)
+    return axis, Z.reshape(U.shape)
+
+
 # the same without the checks, for the training loop (its arrays were checked once)
 
 def _energy(X, P, beta):
-    return 0.5 * np.sum(P * P, axis=1) - _logsumexp(beta * P @ X.T) / beta
+    return 0.5 * np.sum(P * P, axis=1) - logsumexp(beta * P @ X.T) / beta
 
 
 def _log_partition(X, beta):
     return (0.5 * X.shape[1] * math.log(2 * math.pi / beta)
-            + _logsumexp(0.5 * beta * np.sum(X * X, axis=1)))
+            + logsumexp(0.5 * beta * np.sum(X * X, axis=1)))
 
 
 def _log_density(X, P, beta):
@@ -141,15 +157,10 @@ def _nll_grad(X, D, beta):
 def _nll_and_grad(X, D, beta):
     """(nll, d nll / d X), sharing the scores beta D X^T and their log-sum-exp."""
     S = D @ (beta * X.T)                                                      # (n, N)
-    top = S.max(axis=1, keepdims=True)
-    np.subtract(S, top, out=S)
-    np.exp(S, out=S)                                                          # one exp, reused
-    total = S.sum(axis=1)                                                     # (n,)
-    lse = top[:, 0] + np.log(total)                                           # (n,)
+    lse, S = logsumexp_softmax(S, axis=1, out=S)      # (n,), r (n, N) in S's memory: one exp
     half = 0.5 * beta * np.sum(X * X, axis=1)                                 # (N,)
-    log_z = 0.5 * X.shape[1] * math.log(2 * math.pi / beta) + _logsumexp(half)
+    log_z = 0.5 * X.shape[1] * math.log(2 * math.pi / beta) + logsumexp(half)
     value = float(np.mean(0.5 * beta * np.einsum("nd,nd->n", D, D) - lse) + log_z)
-    S /= total[:, None]                                                       # r (n, N)
     pull = (D.T @ S).T / D.shape[0]                                           # (N, d)
     push = softmax(half)[:, None] * X                                         # (N, d)
     return value, beta * (push - pull)

@@ -46,8 +46,7 @@ import math
 
 import numpy as np
 
-from .dense import _logsumexp
-from .modern import softmax
+from .numerics import logsumexp, softmax
 
 BETA_MIN, BETA_MAX = 1e-3, 1e3
 MAX_ABS = 1e3        # the largest entry of K, q or Z
@@ -115,7 +114,7 @@ def attention_weights(K, q, beta: float) -> np.ndarray:
 def log_normalizer(K, q, beta: float) -> float:
     """A(q) = lse(beta K q) / beta."""
     K, q, beta = _keys_query(K, q, beta)
-    return float(_logsumexp(beta * (K @ q)) / beta)
+    return float(logsumexp(beta * (K @ q)) / beta)
 
 
 def log_normalizer_grad(K, q, beta: float) -> np.ndarray:
@@ -152,9 +151,9 @@ def _weighted_keys(K: np.ndarray, q: np.ndarray, beta: float) -> np.ndarray:
 
 def finite_difference_grad(K, q, beta: float, h: float = 1e-5) -> np.ndarray:
     """grad A(q) by central differences (A(q + h e_i) - A(q - h e_i)) / 2h, (d,): a check on
-    the closed form that needs no calculus. (torch autograd stays out of the core: tests only.)"""
+    the closed form that needs no calculus (autograd is the other: hopfield_core.reference)."""
     K, q, beta = _keys_query(K, q, beta)
-    A = [_logsumexp(beta * (K @ (q + s * h * e))) / beta for e in np.eye(len(q)) for s in (1, -1)]
+    A = [logsumexp(beta * (K @ (q + s * h * e))) / beta for e in np.eye(len(q)) for s in (1, -1)]
     return (np.array(A[0::2]) - np.array(A[1::2])) / (2 * h)
 
 
@@ -250,7 +249,7 @@ def _memories_tokens(K, Z, beta):
 def tied_energy(K, Z, beta: float) -> np.ndarray:
     """E(z_i) = 1/2 |z_i|^2 - (1/beta) lse(beta K z_i) for each token: (n,)."""
     K, Z, beta = _memories_tokens(K, Z, beta)
-    return 0.5 * np.sum(Z * Z, axis=-1) - _logsumexp(beta * (Z @ K.T)) / beta
+    return 0.5 * np.sum(Z * Z, axis=-1) - logsumexp(beta * (Z @ K.T)) / beta
 
 
 def random_weights(d: int, seed: int = 0, scale: float = 1.0):

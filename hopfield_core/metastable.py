@@ -6,11 +6,10 @@
 For each beta the query is run to its fixed point with ModernHopfield; the fixed
 point is "single" (one pattern holds >= 90 % of the softmax weight), "metastable"
 (a few patterns share it) or "global" (nearly all patterns share it). Small beta
-gives the global average, large beta a single pattern. Also: the smallest beta
-from which the retrieval bound of Ramsauer et al. (2020) holds for a pattern of
-separation Delta:
-
-    Delta >= 2/(beta N) + (1/beta) log(2 (N-1) N beta M^2).
+gives the global average, large beta a single pattern. The retrieval bound of
+Ramsauer et al. (2020) that the sweep is read against (its value, its radius, and the
+smallest beta from which a pattern of separation Delta meets it) lives in bound.py and
+is re-exported here.
 """
 from __future__ import annotations
 
@@ -123,20 +122,6 @@ def representative_betas(betas, kinds) -> tuple[float, float, float]:
     return small, medium, large
 
 
-def bound_value(beta, N: int, M: float):
-    """The right-hand side of the retrieval bound at `beta` (scalar or array)."""
-    b = np.asarray(beta, dtype=np.float64)
-    if N < 2:
-        return np.full(b.shape, -np.inf) if b.ndim else -math.inf
-    return 2.0 / (b * N) + np.log(2.0 * (N - 1) * N * b * M ** 2) / b
-
-
-def retrieval_radius(beta: float, N: int, M: float) -> float:
-    """Radius 1/(beta N M) of Ramsauer et al.'s sphere S_i around x_i: when x_i meets the
-    bound, S_i holds a single fixed point and every query inside S_i converges to it."""
-    return math.inf if not (beta > 0 and N > 0 and M > 0) else 1.0 / (beta * N * M)
-
-
 def nearest_pattern(patterns, query) -> tuple[int, float]:
     """(i, |q - x_i|): the stored pattern nearest to the query (Euclidean), and how far."""
     X = np.asarray(patterns, dtype=np.float64)  # (N, d)
@@ -144,43 +129,3 @@ def nearest_pattern(patterns, query) -> tuple[int, float]:
     dist = np.linalg.norm(X - q, axis=1)        # (N,)
     i = int(np.argmin(dist))
     return i, float(dist[i])
-
-
-def bound_beta(separation, N: int, M: float) -> np.ndarray:
-    """For each separation Delta_i: the smallest beta from which Delta_i >= bound(beta)
-    holds for every larger beta. inf when Delta_i <= 0 (no beta separates a pattern from
-    a copy), 0 when N == 1 (nothing to be separated from).
-
-    With c = 2 (N-1) N M^2 the bound is (2/N + log(c beta)) / beta: it rises up to
-    beta_0 = e^(1 - 2/N) / c, where it equals c e^(2/N - 1) >= 4 M^2 > 2 M^2 >= Delta,
-    then falls to 0. (At tiny beta it turns negative and holds again, but there the
-    sphere of radius 1/(beta N M) it promises holds every pattern: an empty promise.)
-    So the answer is the one root of bound(beta) = Delta beyond e / c >= beta_0,
-    found by bisection on log beta.
-    """
-    sep = np.atleast_1d(np.asarray(separation, dtype=np.float64))
-    if N < 2:
-        return np.zeros_like(sep)
-    out = np.full(sep.shape, np.inf)
-    if not M > 0:  # every pattern is zero: Delta = 0 everywhere
-        return out
-    c = 2.0 * (N - 1) * N * M ** 2
-    lo0 = math.log(math.e / c)
-    for i, delta in enumerate(sep):
-        if not delta > 0:
-            continue
-        lo, hi = lo0, lo0 + 1.0
-        while hi <= 700.0 and bound_value(math.exp(hi), N, M) > delta:
-            lo, hi = hi, hi + 2.0 * (hi - lo0)
-        if hi > 700.0:  # beta beyond ~1e304: no float beta satisfies it
-            continue
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if bound_value(math.exp(mid), N, M) > delta:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo < 1e-13:
-                break
-        out[i] = math.exp(hi)
-    return out

@@ -16,25 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import bound
+from .numerics import log_mean_exp, softmax
 from .trajectory import Trajectory
 from .validation import check_patterns, check_state
 
 K90_MASS = 0.9       # the weight mass k90 counts patterns up to
 GLOBAL_FRACTION = 0.9  # k90 >= this share of N: the fixed point averages (nearly) all
-
-
-def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Softmax along `axis`, shifted by the max: no overflow at any scale."""
-    z = z - np.max(z, axis=axis, keepdims=True)
-    e = np.exp(z)
-    e /= np.sum(e, axis=axis, keepdims=True)
-    return e
-
-
-def log_mean_exp(z: np.ndarray, axis: int = -1) -> np.ndarray:
-    """log( (1/N) sum exp z ) computed stably: lse(z) - log N in one piece."""
-    m = np.max(z, axis=axis, keepdims=True)
-    return np.squeeze(m, axis) + np.log(np.mean(np.exp(z - m), axis=axis))
 
 
 def k90(weights: np.ndarray, mass: float = K90_MASS) -> np.ndarray:
@@ -106,10 +94,7 @@ class ModernHopfield:
         S = self._state(xi)
         scores = S @ self.patterns.T  # (B, N)
         scores *= self.beta
-        scores -= np.max(scores, axis=-1, keepdims=True)
-        np.exp(scores, out=scores)
-        scores /= np.sum(scores, axis=-1, keepdims=True)
-        target = scores @ self.patterns  # (B, d)
+        target = softmax(scores, out=scores) @ self.patterns  # (B, d), the softmax in place
         if gamma == 1:
             return target
         return (1 - gamma) * S + gamma * target
@@ -142,17 +127,10 @@ class ModernHopfield:
         return k90(self.weights(xi))
 
     def retrieval_bound(self) -> RetrievalBound:
-        """Separation Delta_i and the paper's sufficient condition for one-step retrieval."""
+        """Separation Delta_i and the paper's sufficient condition for one-step retrieval
+        (the formulas: hopfield_core/bound.py)."""
         X = self.patterns.astype(np.float64)
-        G = X @ X.T  # (N, N) Gram matrix
-        if self.N == 1:
-            sep = np.array([np.inf])  # nothing to be separated from
-            bound = -np.inf
-        else:
-            off = G.copy()
-            np.fill_diagonal(off, -np.inf)
-            sep = np.diag(G) - off.max(axis=1)
-            b, N, M = self.beta, self.N, self.M
-            inner = 2 * (N - 1) * N * b * M ** 2
-            bound = 2 / (b * N) + (math.log(inner) / b if inner > 0 else -np.inf)
-        return RetrievalBound(separation=sep, bound=float(bound), satisfied=sep >= bound)
+        sep = bound.separation(X @ X.T, np.arange(self.N))  # row i of the (N, N) Gram matrix
+        b, N, M = self.beta, self.N, self.M
+        return RetrievalBound(separation=sep, bound=float(bound.bound_value(b, N, M)),
+                              satisfied=bound.meets_bound(sep, b, N, M))

@@ -61,7 +61,7 @@ def _first_use() -> None:
 
 
 def first_et_use(model) -> None:
-    """One completion and one eigenvalue spectrum of a loaded ET (`ui.et_cache.load_et`), so
+    """One completion and one eigenvalue spectrum of a loaded ET (`ui.energy_transformer.cache.load_et`), so
     that no student pays for torch's first use of them (measured after the imports: 0.3 s for
     the first model, 0.06 s for the second; the spectrum alone then costs about 30 ms)."""
     import numpy as np
@@ -150,7 +150,7 @@ def warm() -> float:
                 limit_math_threads(math_threads())
                 _import_package("hopfield_core")
                 _import_package("ui")
-                from ui import et_cache
+                from ui.energy_transformer import cache as et_cache
 
                 from hopfield_core.et.checkpoint import MODELS
 

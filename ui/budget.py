@@ -17,7 +17,7 @@ maths they describe, combined here with what the app keeps of a run); the step l
 to what fits, and a network too large to build at all is refused, each with a sentence that
 names the limit and what to lower. tests/robustness/test_memory_budget.py checks every
 estimate against the measured peak; benchmarks/bench_page_memory.py prints them side by side.
-No streamlit here: ui.state applies the caps.
+No streamlit here: ui.runs applies the caps.
 """
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def learn_cap(n: int, N: int, d: int, requested: int) -> tuple[int, str | None]:
 # ---------------------------------------------------------------- memory
 
 MB = 2 ** 20
-MODELS_BYTES = 2 * RUN_BYTES  # the built networks ui.state keeps for reuse, all together
+MODELS_BYTES = 2 * RUN_BYTES  # the built networks ui.runs keeps for reuse, all together
 MOST_STEPS = 2 ** 20          # a bound for the search of max_steps_bytes (pages ask for <= 2000)
 
 
@@ -114,7 +114,7 @@ def megabytes(n: float) -> str:
 
 
 def network_bytes(kind: str, d: int, N: int, cfg: dict | None = None) -> tuple[int, int]:
-    """(bytes a built network keeps, peak bytes of building it) for ui.state.build_model."""
+    """(bytes a built network keeps, peak bytes of building it) for ui.runs.build_model."""
     if kind == "classical":
         rule = (cfg or {}).get("learning_rule", "hebbian")
         return classical.network_bytes(N, d, rule), classical.build_bytes(N, d, rule)
@@ -133,8 +133,8 @@ def modern_run_bytes(N: int, d: int, steps: int, itemsize: int = 8) -> int:
 
 def kept_bytes(d: int, N: int, steps: int, pixels: int | None = None) -> int:
     """What the app makes of a run of `steps` steps: its trajectory, kept once and shared
-    (ui.state.RUNS: the states, the energies and a modern run's (T+1, N) weights), and the
-    player's analysis (ui.dynamics_view.PLAYER: the frames as H x W x 3 bytes, built in place
+    (ui.runs.RUNS: the states, the energies and a modern run's (T+1, N) weights), and the
+    player's analysis (ui.player_cache.PLAYER: the frames as H x W x 3 bytes, built in place
     one state at a time, and the (T+1, N) overlaps), plus one state's float picture.
     pixels: H x W of a picture (default d, the most a grey image of d neurons has)."""
     pixels = d if pixels is None else pixels
@@ -144,7 +144,7 @@ def kept_bytes(d: int, N: int, steps: int, pixels: int | None = None) -> int:
 
 def run_bytes(kind: str, mode: str, d: int, N: int, steps: int, cfg: dict | None = None,
               pixels: int | None = None) -> int:
-    """Peak bytes of one run as ui.state.run makes it: building the network, or the network
+    """Peak bytes of one run as ui.runs.run makes it: building the network, or the network
     kept beside the larger of the run itself and what the app keeps of it (kept_bytes)."""
     held, build = network_bytes(kind, d, N, cfg)
     if kind == "classical":
@@ -223,7 +223,7 @@ def sweep_bytes(d: int, N: int, runs: int, steps: int) -> int:
 
 def attention_check_bytes(n_q: int, n_k: int, d_in: int, d_k: int | None = None,
                           heads: int = 1) -> int:
-    """Peak bytes of the attention page's PyTorch check (ui.compare_cache.torch_attention):
+    """Peak bytes of the attention page's PyTorch check (hopfield_core.reference.sdpa):
     float64 copies of Q, K and V, one projection matrix copied at a time, the projected
     queries, keys and values split into heads (and copied back), and the scores."""
     width = d_in if d_k is None else heads * d_k

@@ -1,7 +1,7 @@
 """Showing a figure: `plot(where, fig, ...)` is st.plotly_chart, with the fonts of the figure
 enlarged for the back row in presenter mode.
 
-The figures themselves are built once and shared by every session (ui.state.shared), so the
+The figures themselves are built once and shared by every session (ui.shared_cache), so the
 presenter's copy is made here, at show time, for the one session that asks: the shared figure
 is never changed. They arrive in the house style (ui/chart_style.py, applied by figures.make
 to every figure); the copy keeps it, its legend's band grown with its fonts."""

@@ -6,12 +6,12 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from hopfield_core import analysis, images
+from hopfield_core import images
 
-from . import figures, memory_plan, state, widgets
-from .byte_cache import ByteCache
+from . import figures, pictures, player_cache, shared_cache, widgets
+from .shared_settings import presenter
 from .live_charts import live, live_image  # no blank chart or picture during Play
-from .state import PatternSet
+from .patterns import PatternSet
 
 VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.info,
                  "global": st.warning, "mixture": st.warning, "spurious": st.warning,
@@ -30,17 +30,6 @@ def picture(states: np.ndarray, ps: PatternSet) -> np.ndarray:
 
 def frames_of(traj, ps: PatternSet) -> np.ndarray:
     return picture(traj.states, ps)
-
-
-def frames_u8(traj, ps: PatternSet) -> np.ndarray:
-    """(T+1, H, W, 3) uint8: every state as the player's PNG shows it, round(255 x picture),
-    8 times smaller than the float pictures; built one state at a time."""
-    lo, hi = (-1.0, 1.0) if ps.binary else (float(ps.X.min()), float(ps.X.max()))
-    S = np.asarray(traj.states)  # (T+1, d)
-    out = np.empty((len(S), ps.shape[0], ps.shape[1], 3), dtype=np.uint8)
-    for t, s in enumerate(S):
-        out[t] = np.round(images.to_image(s, ps.shape, lo, hi) * 255)  # to_image clips to [0, 1]
-    return out
 
 
 # A computed energy is a sum of dot products over d entries, a log-sum-exp and a few terms: it
@@ -71,21 +60,6 @@ def energy_change(energies: np.ndarray, t: int, dtype=np.float64) -> str | None:
     return f"{change:.3g}"
 
 
-def analyse(traj, ps: PatternSet) -> tuple:
-    """(frames (T+1, H, W, 3) uint8, overlaps (T+1, N), energy rises, verdict) of a run."""
-    return (frames_u8(traj, ps), analysis.overlaps(traj.states, ps.X),
-            analysis.energy_rises(traj.energies), analysis.verdict(traj, ps.X, binary=ps.binary))
-
-
-# what the player shows of each run, for every session: bounded by bytes (ui/memory_plan.py)
-PLAYER = ByteCache("player", memory_plan.PLAYER_BYTES)
-
-
-def _analyse(run_key: str, fingerprint: str, traj, ps: PatternSet) -> tuple:
-    """analyse(traj, ps), computed once per run and kept in PLAYER (shared read-only)."""
-    return PLAYER.get((run_key, fingerprint), lambda: analyse(traj, ps))
-
-
 def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
          energy_label: str = "Energy") -> None:
     """The player and the figures for one precomputed trajectory.
@@ -96,19 +70,19 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
     to flag loudly; otherwise a rise is expected and explained with rise_reason.
     """
     run_key = hashlib.sha1(traj.states.tobytes()).hexdigest()
-    frames, m_all, rises, final = _analyse(run_key, ps.fingerprint, traj, ps)
+    frames, m_all, rises, final = player_cache.analysed(run_key, ps.fingerprint, traj, ps)
 
     def body():
         T = traj.steps
         t = widgets.player(page, T, run_key)
         c1, c2, c3 = st.columns([2, 3, 3])
-        h = 460 if state.presenter() else 300  # larger for a projector
+        h = 460 if presenter() else 300  # larger for a projector
         key = (run_key, t, tuple(ps.names), h, energy_label)  # figures are built once per run and step
         c1.markdown(f"**State at step {t}**")  # a PNG, not a chart: sent as encoded once
-        live_image(c1, state.image_png(frames[t] / 255.0, 2 * h), width="stretch")
-        live(c2, state.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
+        live_image(c1, pictures.image_png(frames[t] / 255.0, 2 * h), width="stretch")
+        live(c2, shared_cache.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
             traj.energies, t, rises, title=energy_label, height=h)), f"{page}_energy", page, config={"displayModeBar": False})
-        live(c3, state.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
+        live(c3, shared_cache.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
             m_all[t], ps.names, height=h)), f"{page}_overlaps", page, config={"displayModeBar": False})
         delta = energy_change(traj.energies, t, traj.states.dtype)
         still = delta == NO_CHANGE

@@ -26,7 +26,8 @@ import time
 
 import streamlit as st
 
-from . import charts, state, widgets
+from . import charts, widgets
+from .shared_settings import presenter
 
 PREFIX = "live_"         # the stack's container key: class st-key-live_<key>
 STATE = "_live_charts"   # session state: per chart, the place on top and the figures shown
@@ -53,7 +54,7 @@ def stack_css(key: str, top: int) -> str:
 def live(where, fig, key: str, page: str, **kw) -> None:
     """charts.plot(where, fig, key=..., **kw) for a chart that shows the frame of `page`'s
     player (ui.widgets.player): a new frame is a new figure, the same frame the same figure."""
-    frame = (*widgets.frame(page), state.presenter())
+    frame = (*widgets.frame(page), presenter())
     playing, now = widgets.playing(page), time.monotonic()
     shown = st.session_state.setdefault(STATE, {})
     before = shown.get(key)

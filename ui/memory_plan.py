@@ -8,13 +8,13 @@ store of 40 patterns). The worst case adds up (MB = 2^20 bytes):
 
     the process idle: Python, Streamlit, NumPy, PyTorch, Plotly   IDLE_BYTES        460
     heavy runs computing at once, one a core                      4 x RUN_BYTES     600
-    built networks (ui.state.model_for)                           budget.MODELS_BYTES 300
+    built networks (ui.runs.model_for)                            budget.MODELS_BYTES 300
     caches bounded by bytes, BYTE_CACHES:
-      trajectories (ui.state.RUNS; the largest run, 36 MB)        RUNS_BYTES        192
-      the player's frames and overlaps (ui.dynamics_view; 5 MB)   PLAYER_BYTES       48
-      figures and verdicts (ui.state.shared; 0.7 MB)              SHARED_BYTES       64
+      trajectories (ui.runs.RUNS; the largest run, 36 MB)         RUNS_BYTES        192
+      the player's frames and overlaps (ui.player_cache; 5 MB)    PLAYER_BYTES       48
+      figures and verdicts (ui.shared_cache; 0.7 MB)              SHARED_BYTES       64
       beta sweeps (ui.modern.cache; 0.8 MB)                       SWEEPS_BYTES       16
-      ET completions (ui.et_cache; 4.6 MB at T = 100)             COMPLETIONS_BYTES  32
+      ET completions (ui.energy_transformer.cache; 4.6 MB)        COMPLETIONS_BYTES  32
       every state of a binary network (ui.landscape; 9 MB)        BINARY_BYTES       32
     caches bounded by entries, ENTRY_BOUNDED: entries x the
     largest entry a link can create (the largest: 64 pattern
@@ -29,7 +29,7 @@ measures a real server (ten sessions at the largest size at once: 404 MB idle, 8
 PLAN_SLOTS: ui/run_queue.py's gate lets one heavy run a core compute at once
 (HOPFIELD_HEAVY_SLOTS overrides the core count); on a machine of more than 4 cores the worst
 case grows by RUN_BYTES a core beyond 4, unless HOPFIELD_HEAVY_SLOTS is set to 4. The runs of
-the dynamics pages (ui.state.run) do not wait in that gate: more than 4 of them computing at
+the dynamics pages (ui.runs.run) do not wait in that gate: more than 4 of them computing at
 the same instant, each at the largest size, would go beyond this plan. No Streamlit here.
 """
 from __future__ import annotations
@@ -57,16 +57,16 @@ BYTE_CACHES = {"runs": RUNS_BYTES, "player": PLAYER_BYTES, "shared": SHARED_BYTE
 # cache (module.function, or module.NAME of an LRU) -> (entries, the largest entry a link can
 # create, in bytes: pickled for st.cache_data, which keeps its entries pickled)
 ENTRY_BOUNDED = {
-    "ui.state._stored_pixels": (512, 49 * KB),       # an upload, 64 x 64 x 3 bytes
-    "ui.state._pattern_set": (64, 961 * KB),         # 40 patterns of d = 3072, float64
-    "ui.state._png": (2048, 12 * KB),                # a picture's PNG, 920 px a side
+    "ui.store._stored_pixels": (512, 49 * KB),       # an upload, 64 x 64 x 3 bytes
+    "ui.patterns._pattern_set": (64, 961 * KB),      # 40 patterns of d = 3072, float64
+    "ui.pictures._png": (2048, 12 * KB),             # a picture's PNG, 920 px a side
     "ui.compare_cache.projections": (3, 18 * MB + 512 * KB),  # d = 3072, 4 heads of 64
-    "ui.et_cache._load": (6, 512 * KB),              # 2 models x 3 devices (CUDA, MPS, CPU)
-    "ui.et_cache.spectrum": (256, 2 * KB),           # the eigenvalues of M at one step
+    "ui.energy_transformer.cache._load": (6, 512 * KB),  # 2 models x 3 devices (CUDA, MPS, CPU)
+    "ui.energy_transformer.cache.spectrum": (256, 2 * KB),  # the eigenvalues of M at one step
     "ui.learning.cache.plane_run": (64, 64 * KB),         # 16 patterns in the plane, 61 frames
     "ui.learning.cache.image_run": (32, 1 * MB),          # 40 patterns of d = 3072 learned
-    "ui.attention_family.sections.cloud_layers": (64, 200 * KB),  # 200 tokens, 20 layers, twice
-    "ui.attention_family.sections.descent": (64, 2 * KB),
+    "ui.attention_family.cache.cloud_layers": (64, 200 * KB),  # 200 tokens, 20 layers, twice
+    "ui.attention_family.cache.descent": (64, 2 * KB),
     "ui.landscape.cache.world": (64, 128 * KB),      # 121 x 121 energies and a run
     "ui.landscape.cache.plane_for": (32, 80 * KB),   # a plane through d = 3072
     "ui.landscape.cache.plane_grid": (64, 32 * KB),  # 61 x 61 energies
@@ -76,9 +76,9 @@ ENTRY_BOUNDED = {
     "ui.dense.cache.stable_figure": (64, 64 * KB),
     "ui.dense.cache.shape_figure": (64, 64 * KB),
     "ui.modern.cache.bound_table": (128, 2 * KB),    # N = 40
-    "ui.capacity_lab.sections.theory_boundary": (8, 2 * KB),
     "ui.capacity_lab.cache.POINTS": (4000, 256),         # one point of a success curve
     "ui.capacity_lab.cache.PHASES": (16, 64 * KB),       # a phase diagram's grid
+    "ui.capacity_lab.cache.BOUNDARIES": (8, 2 * KB),     # 50 loads and temperatures
 }
 
 

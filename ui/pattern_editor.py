@@ -11,7 +11,7 @@ from streamlit_image_coordinates import streamlit_image_coordinates
 
 from hopfield_core import drawing
 
-from . import state
+from . import patterns, query, store
 from .shared_settings import MAX_FLIPS, SIDEBAR
 
 WIDTH = 320   # pixels the grid is shown at
@@ -71,14 +71,14 @@ def _apply_draw(key: str, size: int) -> None:
 
 def _store_drawing(size: int) -> None:
     grid = _grid(size)
-    message = state.add(drawing.key(grid)) if grid.any() else "Draw something first: the grid is empty."
+    message = store.add(drawing.key(grid)) if grid.any() else "Draw something first: the grid is empty."
     st.session_state.draw_message = message or "Stored: it is the last pattern of the store."
 
 
 @st.fragment
 def draw(page: str) -> None:
     """Draw a pattern at the representation's size and store it (a click reruns only this)."""
-    size = int(state.representation()[0])
+    size = int(patterns.representation()[0])
     key = f"{page}_draw_{size}"
     st.caption(f"{size} x {size} cells. Click a cell to ink or erase it; drag across cells to "
                "paint a rectangle (a drag that starts on ink erases).")
@@ -113,7 +113,7 @@ def apply_flip(page: str, ps) -> None:
     if not event:
         return
     r, c = drawing.cell(*event[0], event[2], event[3], size)
-    pixel, flips = r * size + c, set(state.flipped_pixels(ps))
+    pixel, flips = r * size + c, set(query.flipped_pixels(ps))
     if pixel not in flips and len(flips) >= MAX_FLIPS:
         st.session_state.flip_message = f"At most {MAX_FLIPS} pixels can be flipped by hand."
         return
@@ -124,7 +124,7 @@ def flip_query(page: str, ps, q: np.ndarray) -> None:
     """The query before any step, each pixel a target: a click flips it."""
     size = ps.shape[0]
     cells = q.reshape(ps.shape).mean(axis=2) if len(ps.shape) == 3 else q.reshape(ps.shape)
-    flips = state.flipped_pixels(ps)
+    flips = query.flipped_pixels(ps)
     streamlit_image_coordinates(grid_picture((cells + 1) / 2), key=f"{page}_flip_{size}", width=WIDTH,
                                 cursor="pointer")
     message = st.session_state.pop("flip_message", None)
@@ -141,7 +141,7 @@ def panel(page: str, ps):
     and its key (None, None for an empty store), pixels flipped by hand included."""
     if ps.binary and ps.N:
         apply_flip(page, ps)
-    q, qkey = state.query(ps) if ps.N else (None, None)
+    q, qkey = query.make(ps) if ps.N else (None, None)
     with st.container(key=f"controls_{page}_editor"):  # presenter mode hides it
         box = st.expander("Draw a pattern, or flip pixels of the query by hand", key=f"{page}_editor",
                           on_change="rerun", icon=":material/draw:")

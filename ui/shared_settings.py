@@ -1,15 +1,21 @@
-"""The settings every page shares, shown in the sidebar: how images become patterns and how
-the query is made. Declared once, bound to widgets, the link and messages by ui.settings (the
-store itself, the uploaded query image and presenter mode are read by ui.state)."""
+"""The settings every page shares, declared once and bound to widgets, the link and messages by
+ui.settings: the sidebar's (how images become patterns, how the query is made) and the
+link's others (the pattern store, the uploaded query image, presenter mode), which the app
+keeps elsewhere (ui.store, the presenter toggle). `bind()` reads them from the link once per
+session; streamlit_app.py writes them back to the address bar after the page ran."""
 from __future__ import annotations
+
+import streamlit as st
 
 from hopfield_core.drawing import SIZES
 from hopfield_core.images import CORRUPTIONS
 
-from .settings import Choice, Custom, Flag, Float, Int, Pick, Settings
+from . import store
+from .setting_fields import Choice, Custom, Flag, Float, Int, Kept, Pick
+from .settings import Settings
+from .store import MAX_PATTERNS
 
 # SIZES: pixels a side (32 in colour is d = 3072 neurons), the sizes a drawing can have too
-MAX_PATTERNS = 40                # the store's cap: beyond it the pages stop being instant
 CORRUPTION_LABELS = {"none": "none", "flip": "flip pixels", "noise": "Gaussian noise",
                      "mask": "mask a square", "half": "hide the bottom half", "invert": "invert"}
 BINARIZE = {"threshold": "threshold", "dither": "dither"}
@@ -31,17 +37,45 @@ def read_flips(text: str) -> tuple[int, ...]:
     return tuple(pixels)
 
 SIDEBAR = Settings("sidebar", [
-    Choice("size", "Size (pixels a side)", 16, SIZES, widget="select_slider", state="size"),
-    Flag("colour", "Colour", state="colour", help="One neuron per channel: d = 3 x size^2."),
-    Choice("binarize", "Binary by", "threshold", tuple(BINARIZE), names=BINARIZE, state="binarize",
+    Choice("size", "Size (pixels a side)", 16, SIZES, widget="select_slider"),
+    Flag("colour", "Colour", help="One neuron per channel: d = 3 x size^2."),
+    Choice("binarize", "Binary by", "threshold", tuple(BINARIZE), names=BINARIZE,
            help="threshold: brighter than the image's mean is +1; dither: Floyd-Steinberg dots."),
-    Pick("q_index", "Start from pattern", 0, MAX_PATTERNS, state="q_index"),
+    Pick("q_index", "Start from pattern", 0, MAX_PATTERNS),
     Choice("q_corruption", "Corruption", "flip", tuple(CORRUPTIONS), widget="select",
-           names=CORRUPTION_LABELS, state="q_corruption"),
-    Float("q_amount", "Amount", 0.2, 0.0, 1.0, step=0.05, state="q_amount",
+           names=CORRUPTION_LABELS),
+    Float("q_amount", "Amount", 0.2, 0.0, 1.0, step=0.05,
           help="flip: the fraction of pixels flipped; noise: its strength; mask: the area hidden."),
-    Int("q_seed", "Seed", 0, 0, 2 ** 31 - 1, widget="number", state="q_seed",
+    Int("q_seed", "Seed", 0, 0, 2 ** 31 - 1, widget="number",
         help="The same seed gives every student the same corrupted query."),
     Custom("q_flip", "the query's pixels flipped by hand", (), read_flips,
-           lambda v: ",".join(map(str, v)), max_len=MAX_FLIPS * 5, state="_q_flip"),
+           lambda v: ",".join(map(str, v)), max_len=MAX_FLIPS * 5),
 ])
+
+
+
+def presenter() -> bool:
+    """Presenter mode: the controls hidden, everything larger for a projector (the sidebar's
+    toggle, key "presenter")."""
+    return bool(st.session_state.get("presenter", False))
+
+
+def _use_presenter(on: bool) -> None:
+    st.session_state.presenter = on
+
+
+LINK = Settings("link", [
+    Kept("presets", "the pattern store", store.DEFAULT_PRESETS, store.read_presets,
+         ",".join, store.stored_keys, store.put_presets),
+    Kept("q_image", "the uploaded query image", None, store.read_query_image,
+         lambda key: key, store.query_key, store.use_query_upload),
+    Kept("presenter", "Presenter mode", False, lambda text: (text in ("1", "true"), ()),
+         lambda on: "1" if on else None, presenter, _use_presenter),
+], prefix="")
+
+
+def bind() -> None:
+    """Every run, before the widgets exist: the shared settings (read from the link once per
+    session, every value that cannot be used named in `link_messages`)."""
+    SIDEBAR.bind()
+    LINK.bind()

@@ -8,7 +8,7 @@ import streamlit as st
 from hopfield_core.images import ImageError
 from hopfield_core.presets import preset_groups
 
-from . import state
+from . import patterns, pictures, store
 from .shared_settings import CORRUPTION_LABELS, SIDEBAR
 from .text import quoted
 from .upload_quota import QuotaExceeded
@@ -48,8 +48,8 @@ def panels(store: bool = True, representation: bool = True, binary: bool = True,
 
 
 def _store_panel() -> None:
-    items = state.store()
-    st.subheader(f"Pattern store ({len(items)}/{state.MAX_PATTERNS})")
+    items = store.items()
+    st.subheader(f"Pattern store ({len(items)}/{store.MAX_PATTERNS})")
     groups = preset_groups()
     group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
                                  required=True)
@@ -61,7 +61,7 @@ def _store_panel() -> None:
     # before the rerun of the last pick (a busy server) still adds what is chosen
     b1.button("Add", key="add_presets", width="stretch", on_click=_add_presets)
     b2.button("Clear all", key="clear_store", disabled=not items, width="stretch",
-              on_click=state.clear)
+              on_click=store.clear)
     _uploader()
     for msg in st.session_state.get("store_messages", []):
         st.warning(msg)
@@ -78,7 +78,7 @@ def _add_presets() -> None:
     if not names:
         st.session_state.store_messages = [NOTHING_CHOSEN]
         return
-    msgs = [m for m in (state.add_preset(f"{group}/{n}") for n in names) if m]
+    msgs = [m for m in (store.add_preset(f"{group}/{n}") for n in names) if m]
     st.session_state.store_messages = msgs
     st.session_state.preset_names = []
 
@@ -92,7 +92,7 @@ def _ingest_uploads() -> None:
             continue
         seen.add(f.file_id)
         try:
-            msg = state.add_upload(f.name, f.getvalue())
+            msg = store.add_upload(f.name, f.getvalue())
         except QuotaExceeded as e:
             over.append((f.name, e))
         except ImageError as e:
@@ -120,16 +120,16 @@ def _store_gallery(items) -> None:
     caption takes two lines, broken between words (widgets.PAGE_CSS), so the remove buttons
     under a row line up; the button's tooltip names the pattern in full."""
     with st.expander("Stored patterns, as the networks see them", expanded=len(items) <= 12):
-        ps = state.patterns(binary=True)
+        ps = patterns.from_store(binary=True)
         per_row = 3
         for start in range(0, len(items), per_row):
             cols = st.columns(per_row)
             for i, (col, item, x) in enumerate(zip(cols, items[start:start + per_row],
                                                    ps.X[start:start + per_row]), start=start + 1):
-                col.image(state.picture_png(x, ps.shape), caption=f"{i}. {item.name}",
+                col.image(pictures.picture_png(x, ps.shape), caption=f"{i}. {item.name}",
                           width="stretch", output_format="PNG")
                 col.button("✕", key=f"remove_{item.key}", help=f"Remove {i}. {item.name}",
-                           on_click=state.remove, args=(item.key,))
+                           on_click=store.remove, args=(item.key,))
 
 
 def _representation_panel(binary: bool) -> None:
@@ -141,19 +141,19 @@ def _representation_panel(binary: bool) -> None:
         SIDEBAR.show("binarize", c2, horizontal=True)
     else:
         c2.caption("Continuous patterns: pixel values, centred, unit length.")
-    size, colour, _ = state.representation()
+    size, colour, _ = patterns.representation()
     st.caption(f"d = {size * size * (3 if colour else 1)} neurons")
 
 
 def _query_panel() -> None:
-    """Only the controls that shape the query (ui.state.query): with an uploaded query image,
+    """Only the controls that shape the query (ui.query.make): with an uploaded query image,
     the pattern to start from does not apply (the corruption does); the amount and the seed
     are greyed out for a corruption that does not read them."""
     st.subheader("The query")
-    items = state.store()
-    image = state.query_image()
+    items = store.items()
+    image = store.query_upload()
     if image is not None:
-        name, _ = state.stored_upload(image[0]) or ("upload", None)
+        name, _ = store.stored_upload(image[0]) or ("upload", None)
         st.caption(f"The query is the uploaded image {quoted(name)}, not a stored pattern; the "
                    "corruption below is applied to it.")
         st.button("Start from a stored pattern instead", key="q_image_clear", on_click=_clear_query_image)
@@ -161,7 +161,7 @@ def _query_panel() -> None:
         SIDEBAR.show("q_index", options=range(len(items)),
                      format_func=lambda i: f"{i + 1}. {items[i].name}")
     SIDEBAR.show("q_corruption")
-    kind = state.setting("q_corruption")
+    kind = SIDEBAR["q_corruption"]
     SIDEBAR.show("q_amount", disabled=kind not in USES_AMOUNT)
     SIDEBAR.show("q_seed", disabled=kind not in USES_SEED)
     unused = unused_note(kind)
@@ -194,7 +194,7 @@ def _ingest_query_upload() -> None:
         st.session_state.q_image = None
         return
     try:
-        st.session_state.q_image = state.keep_upload(f.name, f.getvalue())
+        st.session_state.q_image = store.keep_upload(f.name, f.getvalue())
     except ImageError as e:
         st.session_state.q_image = None
         st.session_state.q_upload_error = f"{quoted(f.name)}: {e}"

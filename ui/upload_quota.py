@@ -2,7 +2,7 @@
 WINDOW_S. The store is shared by the class and bounded (ui.uploads): without a quota, one
 scripted session sent 5,437 distinct images in 7.5 minutes and pushed the teacher's upload
 out. An upload whose bytes the store already holds costs nothing and is not counted.
-No streamlit here; ui.state keeps one Quota in each session's state."""
+No streamlit here; ui.store keeps one Quota in each session's state."""
 from __future__ import annotations
 
 import math

@@ -13,7 +13,7 @@ only when nothing anonymous is left, so a flood of uploads cannot push out the i
 teacher's link. What the folder holds is indexed in memory (updated by put, get and
 open_link) and read again from disk every RESCAN_S, or on demand (`prune`), to see what
 other processes added, used or deleted: an upload costs no scan of the folder.
-No streamlit here; ui.state calls this.
+No streamlit here; ui.store calls this.
 """
 from __future__ import annotations
 

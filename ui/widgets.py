@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from . import exports, lesson, state
+from . import exports, lesson
+from .shared_settings import presenter
 
 # The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
 # to hopfield_core.images.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
@@ -115,7 +116,7 @@ html body [data-testid="stCaptionContainer"], html body [data-testid="stCaptionC
 def apply_page_style() -> None:
     """The page CSS, and in presenter mode the back row's."""
     st.html(PAGE_CSS)  # style only: takes no room on the page
-    if state.presenter():
+    if presenter():
         st.html(PRESENTER_CSS)
         st.button("Leave presenter mode", key="leave_presenter", on_click=_leave_presenter)
 

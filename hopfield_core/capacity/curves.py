@@ -21,7 +21,9 @@ The updates (Hebbian couplings W = X^T X / d with a zero diagonal for the classi
                    r_mu,i = m_mu - x_mu,i s_i (the overlap without neuron i)
   exponential      the same with F(z) = exp(beta z), compared as log-sum-exp (no overflow)
   modern           xi <- X^T softmax(beta X xi), continuous states (Ramsauer et al. 2020)
-In the binary rules a tie (h = 0) keeps the current value.
+In the binary rules a tie keeps the current value: h = 0 for the classical rule (whole
+numbers), a difference within float64's rounding of computing it for the dense and exponential
+rules (numerics.tie_tolerance, the network class's own).
 
 Also measured on the same stores:
   stable      (binary variants) the fraction of trials whose pattern 0 is a fixed point: no
@@ -32,9 +34,12 @@ Also measured on the same stores:
                         >= 2 / (beta N) + (1 / beta) ln(2 (N - 1) N beta M^2),  M^2 = d,
               AND the query lies in the sphere S_0 of radius 1/(beta N M) around x_0, from
               which the update converges to a fixed point in S_0. The theorem says nothing
-              of a query outside S_0: a +-1 query with a flipped bit lies 2 from x_0, outside
-              (the radius is below 1), so past flip 0 nothing is guaranteed. A sufficient
-              condition, so a lower bound on `success` at every flip
+              of a query outside S_0: a +-1 query with k flipped bits lies 2 sqrt(k) from
+              x_0, inside S_0 only when 1/(beta N sqrt(d)) >= 2 sqrt(k). With the lab's betas
+              (>= 0.05) that happens only for a store of one pattern with beta sqrt(d) <= 1/2
+              (d = 16, beta = 0.05: radius 5, up to 6 flipped bits); otherwise nothing is
+              guaranteed past flip 0. A sufficient condition, so a lower bound on `success`
+              at every flip
 The random stores depend only on (seed, d, N, the number of flipped bits) (stores.py), not on
 the variant or its parameters: variants compared at one seed see the same patterns, and a
 point is the same whatever range of loads it was computed in (so a page can cache it alone),
@@ -49,7 +54,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import runs
-from .rules import separation_guaranteed  # noqa: F401  (part of this module's interface)
 from .stores import BUDGET, Stream
 
 VARIANTS = ("classical-sync", "classical-async", "dense", "exponential", "modern")

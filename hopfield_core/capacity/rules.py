@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..modern import softmax
+from .. import bound
+from ..numerics import logsumexp, softmax, tie_tolerance
 
 BLOCK = 30_000    # (trial, neuron, pattern) elements turned to float at once: float64
                   # temporaries under glibc's mmap threshold (256 KiB in the app: ui/housekeeping)
                   # come back from the heap, not mapped and faulted in afresh (3x slower)
 BLOCK_BYTES = 40  # bytes per element of a block the pairwise rule holds at once, at most:
                   # three float64 arrays, int32 indices and the int64 ones that take makes
-TIE = 1e-12
+UNDERFLOW = -700.0  # exponents below it are raised to it: the same lse, bit for bit (_lse)
 
 
 def block_bytes(t: int, d: int, N: int) -> int:
@@ -107,16 +108,11 @@ def classical_async_sweep(XT: np.ndarray, s: np.ndarray, order: np.ndarray,
 
 
 def _lse(a: np.ndarray, beta: float) -> np.ndarray:
-    """log sum exp(beta a) over the last axis, computed in a's own memory. Exponents below
-    -700 are raised to -700: each such term is under 1e-304 either way, and a sum that holds
-    e^0 = 1 cannot feel it (bit for bit), while exp's underflow path costs up to 20 times
-    more."""
+    """numerics.logsumexp of beta a over the last axis, computed in a's own memory (its values
+    are lost): exponents below UNDERFLOW are raised to it, which leaves the sum bit for bit
+    as it is and keeps exp off its slow underflow path (numerics.logsumexp's floor)."""
     np.multiply(a, beta, out=a)
-    top = np.max(a, axis=-1, keepdims=True)
-    np.subtract(a, top, out=a)
-    np.maximum(a, -700.0, out=a)
-    np.exp(a, out=a)
-    return top[..., 0] + np.log(np.sum(a, axis=-1))
+    return logsumexp(a, out=a, floor=UNDERFLOW)
 
 
 def _powers(d: int, n: int) -> np.ndarray:
@@ -147,15 +143,16 @@ def pairwise(XT: np.ndarray, s: np.ndarray, variant: str, params: dict) -> np.nd
             np.abs(up, out=up)
             np.abs(down, out=down)
             up += down
-            scale = np.sum(up, axis=-1)
+            tol = tie_tolerance("polynomial", N, params["degree"], np.sum(up, axis=-1))
         else:
             up = np.multiply(x, sv[:, :, None], dtype=np.float64)  # x_mu,i s_i
             np.subtract(m[ts][:, None, :], up, out=up)  # the overlap without neuron i
             down = np.subtract(up, x)
             np.add(up, x, out=up)
             la, lb = _lse(up, params["beta"]), _lse(down, params["beta"])  # (kt, kd)
-            diff, scale = la - lb, 1.0 + np.maximum(np.abs(la), np.abs(lb))
-        out[ts, js] = np.where(diff > TIE * scale, 1.0, np.where(diff < -TIE * scale, -1.0, sv))
+            diff = la - lb
+            tol = tie_tolerance("exponential", N, 0, np.maximum(np.abs(la), np.abs(lb)))
+        out[ts, js] = sgn(diff, sv, tol)  # a tie (within rounding) keeps s_i, as the class
     return out
 
 
@@ -169,17 +166,13 @@ def separation_guaranteed(X: np.ndarray, beta: float, queries: np.ndarray | None
     """(t,) bool: does Ramsauer et al.'s theorem cover each trial (curves' docstring)? Pattern
     0 meets the separation condition (a store of one pattern always does) and, when queries
     (t, d) are given, the query lies within 1/(beta N M) of pattern 0: the theorem promises
-    nothing to a query outside that sphere. No copy of X is made."""
+    nothing to a query outside that sphere. The formulas are hopfield_core/bound.py's, the
+    same as ModernHopfield.retrieval_bound's; no copy of X is made (arrays of (t, N) only)."""
     t, N, d = X.shape
-    M2 = np.max(np.einsum("tnd,tnd->tn", X, X), axis=1)  # (t,) largest squared norm (d for +-1)
-    if N == 1:
-        ok = np.ones(t, dtype=bool)
-    else:
-        dots = overlaps(X, X[:, 0, :])  # (t, N): x_mu . x_0
-        delta = dots[:, 0] - np.max(dots[:, 1:], axis=1)
-        need = 2.0 / (beta * N) + np.log(2.0 * (N - 1) * N * beta * M2) / beta
-        ok = delta >= need
+    M = np.sqrt(np.max(np.einsum("tnd,tnd->tn", X, X), axis=1))  # (t,) largest norm (sqrt d)
+    sep = bound.separation(overlaps(X, X[:, 0, :]), 0)  # (t,) from x_mu . x_0 (t, N)
+    ok = bound.meets_bound(sep, beta, N, M)
     if queries is not None:
         distance = np.linalg.norm(queries - X[:, 0, :], axis=1)  # (t,)
-        ok &= distance <= 1.0 / (beta * N * np.sqrt(M2))
+        ok &= distance <= bound.retrieval_radius(beta, N, M)
     return ok

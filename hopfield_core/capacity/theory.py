@@ -79,6 +79,28 @@ def format_log10(log10_value: float) -> str:
     return f"{mantissa:.1f} \u00d7 10{str(exponent).translate(_SUPERSCRIPT)}"
 
 
+def textbook_capacity(variant: str, d: int, flip: float = 0.0, degree: int = 3,
+                      beta: float = 1.0) -> float:
+    """The textbook capacity in patterns of a variant of success_curve (curves.VARIANTS), for
+    queries with a fraction `flip` of bits flipped; math.inf where there is no count to give.
+
+    classical-sync, classical-async: 0.138 d. dense (degree n): d^(n-1) / (2 (2n-3)!! ln d).
+    exponential: exp(alpha d) at rho = flip (at most 0.49; inf past 1e300), Demircigil et
+    al.'s theorem for F(z) = e^z, which is this network at beta = 1 only (F(z) =
+    e^(beta (z - d)) is e^z rescaled when beta = 1): none at other beta (at small beta the
+    memory behaves nearly classically). modern: none (it stores no such count)."""
+    if variant in ("classical-sync", "classical-async"):
+        return classical_capacity(d)
+    if variant == "dense":
+        return 10 ** log10_polynomial_capacity(d, degree)
+    if variant == "exponential":
+        log10 = log10_exponential_capacity(d, min(flip, 0.49))
+        return 10 ** log10 if beta == 1.0 and log10 < 300 else math.inf
+    if variant == "modern":
+        return math.inf
+    raise ValueError(f"unknown variant {variant!r}")
+
+
 def stable_patterns(model, X: np.ndarray) -> np.ndarray:
     """(N,) bool: which stored patterns (rows of X) are fixed points of `model`.
 

@@ -17,7 +17,7 @@ import math
 import os
 import platform
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -25,6 +25,7 @@ import torch.distributed as dist
 
 from . import checkpoint
 from .baselines import biharmonic, masked_patch_mse, mean_fill
+from .complete import pick_device
 from .config import READOUTS, STARTS, ETConfig
 from .data import Sampler, held_out_set, load_photos, random_masks
 from .descent import ROUNDING
@@ -131,16 +132,6 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def pick_device(name: str) -> torch.device:
-    if name != "auto":
-        return torch.device(name)
-    if torch.cuda.is_available():
-        return torch.device("cuda")
-    if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
-        return torch.device("mps")
-    return torch.device("cpu")
-
-
 def lr_at(step: int, args, minutes: float = 0.0) -> float:
     """Warm-up, then cosine decay to 0 over the batches, or over the time limit if that
     comes first (so that a run cut by --time-limit still ends with a small learning rate)."""
@@ -191,19 +182,79 @@ def baselines(images: torch.Tensor, masks: torch.Tensor, p: int) -> dict:
             "harmonic_mse": mse(harmonic_fill(images, masks, p))}
 
 
+@dataclass
+class Processes:
+    """Where this process trains: its device, and its rank among `world` processes (DDP)."""
+    device: torch.device
+    rank: int = 0
+    world: int = 1
+
+    @property
+    def distributed(self) -> bool:
+        return self.world > 1
+
+    @property
+    def main(self) -> bool:  # the process that evaluates, prints and saves
+        return self.rank == 0
+
+
+@dataclass
+class Run:
+    """The model being trained (net: it wrapped for DDP, or its objective) and the streams
+    that feed it: the training crops, the masks, and the far horizons and step counts."""
+    model: EnergyTransformer
+    net: torch.nn.Module
+    opt: torch.optim.Optimizer
+    sampler: Sampler
+    mask_gen: torch.Generator
+    far_gen: torch.Generator
+
+
+@dataclass
+class HeldOut:
+    """The held-out crops, their fixed masks (EVAL_RATIO hidden) and the baselines' errors."""
+    images: torch.Tensor  # (B, H, W, 3)
+    masks: torch.Tensor  # (B, N patches)
+    base: dict
+
+
 def main(argv=None) -> None:
+    """Train, evaluating on the held-out crops as it goes, then write --out's weights,
+    config.json and model card (and, with --rank-digests, every process's weights' sha256)."""
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
-    distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
-    device = pick_device(args.device)
-    rank, world = 0, 1
-    if distributed:
-        backend = "nccl" if device.type == "cuda" else "gloo"
-        dist.init_process_group(backend)
-        rank, world = dist.get_rank(), dist.get_world_size()
-        if device.type == "cuda":
-            device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
-            torch.cuda.set_device(device)
+    procs = start_processes(pick_device(None if args.device == "auto" else args.device))
+    cfg, init = config_for(args)
+    run = build(args, cfg, init, procs)
+    held = held_out(args, cfg) if procs.main else None
+    bar = progress(args.batches, procs.main)
+    t0 = time.time()
+    done, history = train_loop(args, cfg, run, procs, held, bar, t0)
+    if args.rank_digests is not None:
+        write_digest(args.rank_digests, run.model, procs.rank)
+    if procs.main:
+        extra = training_record(args, cfg, procs, done, (time.time() - t0) / 60, held, history)
+        save(args, run.model, extra)
+    if procs.distributed:
+        dist.barrier()
+        dist.destroy_process_group()
+
+
+def start_processes(device: torch.device) -> Processes:
+    """One process, or (WORLD_SIZE > 1, under torchrun) join the group: gloo on CPU, NCCL
+    on GPU, each GPU process on its LOCAL_RANK's device."""
+    if int(os.environ.get("WORLD_SIZE", 1)) <= 1:
+        return Processes(device)
+    dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+    if device.type == "cuda":
+        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
+        torch.cuda.set_device(device)
+    return Processes(device, dist.get_rank(), dist.get_world_size())
+
+
+def config_for(args) -> tuple[ETConfig, EnergyTransformer | None]:
+    """The model's config: the defaults (or --init's checkpoint's) with the options given;
+    and that checkpoint, if any."""
     overrides = {k: getattr(args, k) for k in CONFIG_ARGS
                  if getattr(args, k) is not None}
     if args.dynamics is not None:
@@ -218,106 +269,170 @@ def main(argv=None) -> None:
     cfg = replace(init.cfg if init is not None else ETConfig(), **overrides)
     if init is not None:
         _check_init(args.init, init.cfg, cfg)
+    return cfg, init
+
+
+def build(args, cfg: ETConfig, init: EnergyTransformer | None, procs: Processes) -> Run:
+    """The model (seeded, so that every rank starts from the same weights), its optimizer and
+    the random streams: the far horizon the same on every rank, crops and masks per rank."""
     torch.manual_seed(args.seed)  # the same initial weights on every rank
     model = EnergyTransformer(cfg)
     if init is not None:
         model.load_state_dict(init.state_dict())
-    model = model.to(device)
+    model = model.to(procs.device)
     objective = FixedPointObjective(model)
-    net = torch.nn.parallel.DistributedDataParallel(objective) if distributed else objective
+    net = torch.nn.parallel.DistributedDataParallel(objective) if procs.distributed else objective
     far_gen = torch.Generator().manual_seed(args.seed)  # the same far horizon on every rank
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    sampler = Sampler(load_photos(TRAIN_PHOTOS), cfg.image_size, seed=args.seed * 1000 + rank)
-    mask_gen = torch.Generator().manual_seed(args.seed * 1000 + rank + 1)
-    main_proc = rank == 0
-    if main_proc:
-        val = held_out_set(cfg.image_size, args.held_out_per_photo)
-        val_masks = random_masks(len(val), cfg.n_patches, EVAL_RATIO, torch.Generator().manual_seed(99))
-        base = baselines(val, val_masks, cfg.patch_size)
-        print(f"held-out crops: {len(val)} from {HELD_OUT_PHOTOS}; baselines {base}", flush=True)
+    sampler = Sampler(load_photos(TRAIN_PHOTOS), cfg.image_size, seed=args.seed * 1000 + procs.rank)
+    mask_gen = torch.Generator().manual_seed(args.seed * 1000 + procs.rank + 1)
+    return Run(model, net, opt, sampler, mask_gen, far_gen)
+
+
+def held_out(args, cfg: ETConfig) -> HeldOut:
+    """The held-out crops with their masks (always the same: seed 99) and the baselines."""
+    val = held_out_set(cfg.image_size, args.held_out_per_photo)
+    val_masks = random_masks(len(val), cfg.n_patches, EVAL_RATIO, torch.Generator().manual_seed(99))
+    base = baselines(val, val_masks, cfg.patch_size)
+    print(f"held-out crops: {len(val)} from {HELD_OUT_PHOTOS}; baselines {base}", flush=True)
+    return HeldOut(val, val_masks, base)
+
+
+def progress(batches: int, show: bool):
+    """range(batches), with a tqdm bar on the main process when tqdm is installed."""
     try:
         from tqdm import tqdm
-        bar = tqdm(range(args.batches), disable=not main_proc, mininterval=5)
+        return tqdm(range(batches), disable=not show, mininterval=5)
     except ImportError:
-        bar = range(args.batches)
-    t0, history, done, minutes = time.time(), [], 0, 0.0
+        return range(batches)
+
+
+def train_loop(args, cfg: ETConfig, run: Run, procs: Processes, held: HeldOut | None, bar,
+               t0: float) -> tuple[int, list[dict]]:
+    """The optimizer steps, until --batches or --time-limit; every --eval-every batches (and at
+    the end) the main process evaluates on the held-out crops. Returns (batches done, the
+    evaluations)."""
+    history, done, minutes = [], 0, 0.0
     for step in bar:
-        for group in opt.param_groups:
+        for group in run.opt.param_groups:
             group["lr"] = lr_at(step, args, minutes)
-        imgs = sampler.batch(args.batch_size).to(device)
-        ratio = 0.25 + 0.5 * float(torch.rand((), generator=mask_gen))
-        mask = random_masks(len(imgs), cfg.n_patches, ratio, mask_gen).to(device)
-        P = patchify(imgs, cfg.patch_size)
-        far = 1 + int(torch.randint(0, args.far_max, (), generator=far_gen)) if args.far_max else 0
-        steps = (cfg.steps + int(torch.randint(0, args.steps_max - cfg.steps + 1, (), generator=far_gen))
-                 if args.steps_max > cfg.steps else None)
-        pred, e_att, e_hn, far_pred, settle, far_energy, along = net(
-            P, mask, far=far, far_batch=args.far_batch, steps=steps, path=bool(args.path_weight))
-        err = ((pred - P) ** 2).mean(dim=-1)  # (B, N)
-        loss = (err * mask).sum() / mask.sum()
-        E = e_att + e_hn  # (T+1, B)
-        rise = torch.relu(E[1:] - E[:-1]).mean() / cfg.n_patches
-        if far_energy is not None:  # the steps far on must fall too
-            rise = rise + torch.relu(far_energy[1:] - far_energy[:-1]).mean() / cfg.n_patches
-        total = loss + args.energy_penalty * rise + args.settle_weight * settle
-        if along is not None:  # every step scored, so that the error falls along the descent
-            path_err = ((along - P) ** 2).mean(dim=-1)  # (T, B, N)
-            total = total + args.path_weight * (path_err * mask).sum() / (mask.sum() * len(along))
-        if far_pred is not None:
-            n = args.far_batch
-            far_err = ((far_pred - P[:n]) ** 2).mean(dim=-1)
-            total = total + args.far_weight * (far_err * mask[:n]).sum() / mask[:n].sum()
-        opt.zero_grad(set_to_none=True)
-        total.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        loss, rise, settle = train_step(args, cfg, run, procs.device)
         done = step + 1
-        if main_proc and hasattr(bar, "set_postfix"):
+        if procs.main and hasattr(bar, "set_postfix"):
             bar.set_postfix(loss=f"{loss.item():.4f}", rise=f"{rise.item():.1e}", settle=f"{settle.item():.1e}")
-        last = done == args.batches
-        minutes = (time.time() - t0) / 60
-        if distributed:  # every rank must agree on the clock (the learning rate, stopping)
-            clock = torch.tensor([minutes], device=device)
-            dist.all_reduce(clock, op=dist.ReduceOp.MAX)
-            minutes = clock.item()
+        minutes = elapsed_minutes(t0, procs)
         out_of_time = bool(args.time_limit) and minutes > args.time_limit
-        if main_proc and (done % args.eval_every == 0 or last or out_of_time):
-            model.eval()
-            ev = evaluate(model, val, val_masks, device)
-            model.train()
-            ev.update(batch=done, minutes=(time.time() - t0) / 60, ratio_to_mean_fill=ev["et_mse"] / base["mean_fill_mse"])
-            history.append(ev)
-            print(json.dumps({**{k: v for k, v in ev.items() if k != "mse_by_step"},
-                              "mse_to_T": ev["mse_by_step"][:cfg.steps + 1]}), flush=True)
+        if procs.main and (done % args.eval_every == 0 or done == args.batches or out_of_time):
+            history.append(evaluate_now(run.model, held, procs.device, done, t0, cfg.steps))
         if out_of_time:
             break
-    if args.rank_digests is not None:
-        args.rank_digests.mkdir(parents=True, exist_ok=True)
-        flat = torch.cat([v.detach().cpu().flatten() for v in model.state_dict().values()])
-        digest = hashlib.sha256(flat.numpy().tobytes()).hexdigest()
-        (args.rank_digests / f"rank{rank}.txt").write_text(digest)
-    if main_proc:
-        minutes = (time.time() - t0) / 60
-        hardware = (torch.cuda.get_device_name(device) if device.type == "cuda"
-                    else f"{platform.processor() or platform.machine()} CPU, {args.threads} thread(s)")
-        extra = {"training": {
-            "batches": done, "steps": cfg.steps, "batch_size": args.batch_size, "processes": world, "minutes": round(minutes, 1),
-            "hardware": hardware, "device": device.type, "lr": args.lr, "warmup": args.warmup,
-            "weight_decay": args.weight_decay, "energy_penalty": args.energy_penalty, "seed": args.seed,
-            "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch, "path_weight": args.path_weight,
-            "far_grad_steps": FAR_GRAD_STEPS, "steps_max": args.steps_max,
-            "init": None if args.init is None else str(args.init),
-            "train_photos": list(TRAIN_PHOTOS), "held_out_photos": list(HELD_OUT_PHOTOS),
-            "held_out_crops": len(val), "eval_mask_ratio": EVAL_RATIO, "torch": torch.__version__},
-            "command": argv_for_card(args), "eval": {**base, **history[-1]},
-            "history": [{k: v for k, v in h.items() if k != "mse_by_step"} for h in history]}
-        digest = checkpoint.save(model.cpu(), args.out, extra=extra)
-        from .card import write_model_card
-        write_model_card(args.out, extra, digest, argv_for_card(args))
-        print(f"saved {args.out} (sha256 {digest[:16]}...)", flush=True)
-    if distributed:
-        dist.barrier()
-        dist.destroy_process_group()
+    return done, history
+
+
+def train_step(args, cfg: ETConfig, run: Run, device: torch.device):
+    """One optimizer step on a fresh batch; returns (hidden-patch loss, energy rise, settle)."""
+    P, mask, far, steps = draw_batch(args, cfg, run, device)
+    total, loss, rise, settle = batch_loss(args, cfg, run.net, P, mask, far, steps)
+    run.opt.zero_grad(set_to_none=True)
+    total.backward()
+    torch.nn.utils.clip_grad_norm_(run.model.parameters(), 1.0)
+    run.opt.step()
+    return loss, rise, settle
+
+
+def draw_batch(args, cfg: ETConfig, run: Run, device: torch.device):
+    """A batch's patches (B, N, P), hidden patches (B, N: 25 to 75 % of them), far horizon
+    (0: off) and number of steps (None: T), drawn in this order from the streams."""
+    imgs = run.sampler.batch(args.batch_size).to(device)
+    ratio = 0.25 + 0.5 * float(torch.rand((), generator=run.mask_gen))
+    mask = random_masks(len(imgs), cfg.n_patches, ratio, run.mask_gen).to(device)
+    P = patchify(imgs, cfg.patch_size)
+    far = 1 + int(torch.randint(0, args.far_max, (), generator=run.far_gen)) if args.far_max else 0
+    steps = (cfg.steps + int(torch.randint(0, args.steps_max - cfg.steps + 1, (), generator=run.far_gen))
+             if args.steps_max > cfg.steps else None)
+    return P, mask, far, steps
+
+
+def batch_loss(args, cfg: ETConfig, net: torch.nn.Module, P, mask, far: int, steps: int | None):
+    """(total, loss, rise, settle): the hidden patches' MSE at T (loss), plus the weighted
+    penalties on energy rises and on the last step's move, and the path and fixed-point losses
+    when they are on."""
+    pred, e_att, e_hn, far_pred, settle, far_energy, along = net(
+        P, mask, far=far, far_batch=args.far_batch, steps=steps, path=bool(args.path_weight))
+    err = ((pred - P) ** 2).mean(dim=-1)  # (B, N)
+    loss = (err * mask).sum() / mask.sum()
+    E = e_att + e_hn  # (T+1, B)
+    rise = torch.relu(E[1:] - E[:-1]).mean() / cfg.n_patches
+    if far_energy is not None:  # the steps far on must fall too
+        rise = rise + torch.relu(far_energy[1:] - far_energy[:-1]).mean() / cfg.n_patches
+    total = loss + args.energy_penalty * rise + args.settle_weight * settle
+    if along is not None:  # every step scored, so that the error falls along the descent
+        path_err = ((along - P) ** 2).mean(dim=-1)  # (T, B, N)
+        total = total + args.path_weight * (path_err * mask).sum() / (mask.sum() * len(along))
+    if far_pred is not None:
+        n = args.far_batch
+        far_err = ((far_pred - P[:n]) ** 2).mean(dim=-1)
+        total = total + args.far_weight * (far_err * mask[:n]).sum() / mask[:n].sum()
+    return total, loss, rise, settle
+
+
+def elapsed_minutes(t0: float, procs: Processes) -> float:
+    """Minutes since t0; under DDP the largest over the processes, so that every rank agrees
+    on the clock (the learning rate, stopping)."""
+    minutes = (time.time() - t0) / 60
+    if procs.distributed:
+        clock = torch.tensor([minutes], device=procs.device)
+        dist.all_reduce(clock, op=dist.ReduceOp.MAX)
+        minutes = clock.item()
+    return minutes
+
+
+def evaluate_now(model: EnergyTransformer, held: HeldOut, device: torch.device, done: int,
+                 t0: float, T: int) -> dict:
+    """evaluate() on the held-out crops after `done` batches, printed as a JSON line."""
+    model.eval()
+    ev = evaluate(model, held.images, held.masks, device)
+    model.train()
+    ev.update(batch=done, minutes=(time.time() - t0) / 60, ratio_to_mean_fill=ev["et_mse"] / held.base["mean_fill_mse"])
+    print(json.dumps({**{k: v for k, v in ev.items() if k != "mse_by_step"},
+                      "mse_to_T": ev["mse_by_step"][:T + 1]}), flush=True)
+    return ev
+
+
+def write_digest(directory: Path, model: EnergyTransformer, rank: int) -> None:
+    """The sha256 of this process's weights in directory/rank<k>.txt (--rank-digests)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    flat = torch.cat([v.detach().cpu().flatten() for v in model.state_dict().values()])
+    digest = hashlib.sha256(flat.numpy().tobytes()).hexdigest()
+    (directory / f"rank{rank}.txt").write_text(digest)
+
+
+def training_record(args, cfg: ETConfig, procs: Processes, done: int, minutes: float,
+                    held: HeldOut, history: list[dict]) -> dict:
+    """What config.json and the card say of the run: its recipe, the machine, the last
+    evaluation beside the baselines, and every evaluation."""
+    device = procs.device
+    hardware = (torch.cuda.get_device_name(device) if device.type == "cuda"
+                else f"{platform.processor() or platform.machine()} CPU, {args.threads} thread(s)")
+    return {"training": {
+        "batches": done, "steps": cfg.steps, "batch_size": args.batch_size, "processes": procs.world, "minutes": round(minutes, 1),
+        "hardware": hardware, "device": device.type, "lr": args.lr, "warmup": args.warmup,
+        "weight_decay": args.weight_decay, "energy_penalty": args.energy_penalty, "seed": args.seed,
+        "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch, "path_weight": args.path_weight,
+        "far_grad_steps": FAR_GRAD_STEPS, "steps_max": args.steps_max,
+        "init": None if args.init is None else str(args.init),
+        "train_photos": list(TRAIN_PHOTOS), "held_out_photos": list(HELD_OUT_PHOTOS),
+        "held_out_crops": len(held.images), "eval_mask_ratio": EVAL_RATIO, "torch": torch.__version__},
+        "command": argv_for_card(args), "eval": {**held.base, **history[-1]},
+        "history": [{k: v for k, v in h.items() if k != "mse_by_step"} for h in history]}
+
+
+def save(args, model: EnergyTransformer, extra: dict) -> None:
+    """The weights and config.json (checkpoint.save) and the model card, in --out."""
+    digest = checkpoint.save(model.cpu(), args.out, extra=extra)
+    from .card import write_model_card
+    write_model_card(args.out, extra, digest, argv_for_card(args))
+    print(f"saved {args.out} (sha256 {digest[:16]}...)", flush=True)
 
 
 SHAPED = ("image_size", "patch_size", "channels", "dim", "heads", "head_dim", "memories",

@@ -42,7 +42,7 @@ def test_an_empty_store_gets_a_message():
 
 def test_the_cloud_is_the_cores_and_the_player_walks_the_layers():
     at = open_app(PAGE)
-    open_tab(at, "ef_view", "cloud")
+    open_tab(at, "attention_family_view", "cloud")
     assert len(at.get("plotly_chart")) == 4 and not at.warning
     Z = ef.token_cloud("blob", 32, 3, 0)
     plain, normed = ef.token_layers(Z, 10, 1.0), ef.token_layers(Z, 10, 1.0, layer_norm=True)
@@ -56,7 +56,7 @@ def test_the_cloud_is_the_cores_and_the_player_walks_the_layers():
 
 def test_the_descent_is_the_cores():
     at = open_app(PAGE)
-    open_tab(at, "ef_view", "descent")
+    open_tab(at, "attention_family_view", "descent")
     K, Z = ef.token_cloud("two clusters", 8, 3, 0), ef.token_cloud("blob", 16, 3, 1)
     tied = [ef.tied_energy(K, Y, 1.0).sum() for Y in ef.attention_layers(K, Z, 1.0, 10)]
     untied = [ef.tied_energy(K, Y, 1.0).sum() for Y in
@@ -107,3 +107,28 @@ def test_a_change_within_rounding_is_no_rise_and_a_real_rise_is_named_by_its_lay
     assert rise_text(tied) == "none: it never rises"
     untied = np.array([-3.0, -2.5, -2.9, -2.8])  # +0.5 at layer 1, +0.1 at layer 3
     assert rise_text(untied) == "+0.5 at layer 1"
+
+
+def test_play_updates_the_cloud_charts_in_place(monkeypatch):
+    """Issue 34: during Play the cloud's four charts go through ui/live_charts.py, as on the
+    learning page: the last frame's chart stays, unchanged, under the new one."""
+    from tests.app.test_live_charts import charts
+    from ui import live_charts
+    from ui.live_charts import slot_key
+
+    keys = ("ef_plain", "ef_normed", "ef_spread", "ef_sv")
+    at = open_app(PAGE)
+    open_tab(at, "attention_family_view", "cloud")
+    rest = charts(at)
+    assert set(rest) == set(keys)  # at rest: one chart each
+    monkeypatch.setattr(live_charts, "BURST", 0.0)  # every frame a new one, whatever the pace
+    at.button(key=f"{PAGE}_play").click().run()
+    assert at.session_state[f"{PAGE}_playing"] and at.session_state[f"{PAGE}_t"] == 1
+    first = charts(at)
+    assert set(first) == set(keys) | {slot_key(k, 1) for k in keys}
+    for key in keys:  # the frame at rest, the very same element, under the new frame
+        assert first[key] == rest[key] and first[slot_key(key, 1)][0] != rest[key][0]
+    on_top = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-ef_plain_b"))
+    layers = ef.token_layers(ef.token_cloud("blob", 32, 3, 0), 10, 1.0)
+    np.testing.assert_allclose(array(json.loads(on_top.proto.spec)["data"][0]["x"]),
+                               layers[1][:, 0])  # the new frame: layer 1

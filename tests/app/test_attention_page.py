@@ -1,5 +1,6 @@
 """The attention limit: the printed checks, the heatmap, heads, the iteration, URL state."""
 import base64
+import itertools
 import json
 import math
 
@@ -7,16 +8,16 @@ import numpy as np
 import pytest
 from tests.app.conftest import open_app
 
-from hopfield_core import ModernHopfield, compare, hopfield_attention
+from hopfield_core import ModernHopfield, compare
 from hopfield_core.images import corrupt, resize, to_continuous
 from hopfield_core.presets import preset_image
-from ui.compare_cache import torch_attention
+from ui.attention.explain import TRY_THIS
 
 HOX = "letters/H,letters/O,letters/X"
 
 
 def setup(keys=HOX, size=16, q_index=0, kind="flip", amount=0.2, seed=0):
-    """ui/state.py's continuous recipe: X (N, d) centred unit-norm rows and the query (d,)."""
+    """ui/patterns.py's continuous recipe: X (N, d) centred unit-norm rows and the query (d,)."""
     rows = []
     for key in keys.split(","):
         group, _, name = key.partition("/")
@@ -85,7 +86,7 @@ def test_heatmap_shape_and_values_match_n_patterns_and_queries():
     assert z.shape == (1, 5)
     np.testing.assert_allclose(z[0], softmax_rows(q @ X.T / 16.0), rtol=1e-9)
     assert list(spec["data"][0]["x"]) == ["1. A", "2. B", "3. C", "4. D", "5. E"]
-    at.toggle(key="at_all").set_value(True).run()
+    at.toggle(key="attention_at_all").set_value(True).run()
     spec, (z,) = heatmaps(at)
     assert z.shape == (6, 5)
     assert spec["data"][0]["y"][0] == "query" and spec["data"][0]["y"][3] == "3. C (corrupted)"
@@ -109,15 +110,6 @@ def test_several_heads_work_and_match_a_per_head_computation(kind):
     assert [a["text"] for a in spec["layout"]["annotations"]][:3] == ["head 1", "head 2", "head 3"]
     assert metric(at, "max |ours − PyTorch SDPA|") < 1e-6
     assert metric(at, "max |attention − Hopfield step|") < 1e-6
-
-
-def test_torch_reference_with_heads_agrees_and_notices_a_wrong_scale():
-    rng = np.random.default_rng(0)
-    Q, K = rng.normal(size=(4, 12)), rng.normal(size=(6, 12))
-    P = compare.random_projections(12, 5, heads=2, seed=1)
-    ours = hopfield_attention(Q, K, K, beta=0.3, heads=2, W_Q=P.W_Q, W_K=P.W_K, W_V=P.W_V)
-    np.testing.assert_allclose(torch_attention(Q, K, K, 0.3, heads=2, proj=P), ours, atol=1e-12)
-    assert np.max(np.abs(torch_attention(Q, K, K, 0.6, heads=2, proj=P) - ours)) > 1e-3
 
 
 def test_iteration_converges_to_the_fixed_point_of_modern_hopfield_run():
@@ -160,31 +152,31 @@ def test_too_few_steps_is_reported_as_not_converged():
 def test_url_params_seed_the_widgets_and_round_trip():
     at = open_app("attention", query={"at_proj": "tied", "at_dk": "8", "at_heads": "2",
                                       "at_seed": "3", "at_beta": "5", "at_bhand": "1", "at_all": "1", "at_T": "7"})
-    assert at.radio(key="at_proj").value == "tied"
-    assert at.number_input(key="at_dk").value == 8
-    assert at.slider(key="at_heads").value == 2
-    assert at.number_input(key="at_seed").value == 3
-    assert at.toggle(key="at_beta_custom").value is True
-    assert at.number_input(key="at_beta").value == 5.0
-    assert at.toggle(key="at_all").value is True
-    assert at.slider(key="at_T").value == 7
+    assert at.radio(key="attention_at_proj").value == "tied"
+    assert at.number_input(key="attention_at_dk").value == 8
+    assert at.slider(key="attention_at_heads").value == 2
+    assert at.number_input(key="attention_at_seed").value == 3
+    assert at.toggle(key="attention_at_bhand").value is True
+    assert at.number_input(key="attention_at_beta").value == 5.0
+    assert at.toggle(key="attention_at_all").value is True
+    assert at.slider(key="attention_at_T").value == 7
     _, zs = heatmaps(at)
     assert len(zs) == 2 and zs[0].shape == (4, 3)
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert (qp["at_proj"], qp["at_dk"], qp["at_heads"], qp["at_beta"], qp["at_T"]) == \
         ("tied", "8", "2", "5", "7")
     # turning the hand-set beta off goes back to 1/sqrt(d_k), and the link says so
-    at.toggle(key="at_beta_custom").set_value(False).run()
+    at.toggle(key="attention_at_bhand").set_value(False).run()
     assert at.query_params["at_bhand"] in ("0", ["0"])  # beta back to 1/sqrt(d_k)
     assert "β = 0.3536" in heatmaps(at)[0]["layout"]["title"]["text"]  # 1/sqrt(8)
 
 
 def test_identity_projections_disable_the_projection_widgets():
     at = open_app("attention")
-    assert at.number_input(key="at_dk").disabled and at.slider(key="at_heads").disabled
-    assert at.number_input(key="at_beta").disabled
-    at.radio(key="at_proj").set_value("random").run()
-    assert not at.number_input(key="at_dk").disabled and not at.slider(key="at_heads").disabled
+    assert at.number_input(key="attention_at_dk").disabled and at.slider(key="attention_at_heads").disabled
+    assert at.number_input(key="attention_at_beta").disabled
+    at.radio(key="attention_at_proj").set_value("random").run()
+    assert not at.number_input(key="attention_at_dk").disabled and not at.slider(key="attention_at_heads").disabled
 
 
 def test_bad_url_values_fall_back_with_a_warning():
@@ -192,8 +184,8 @@ def test_bad_url_values_fall_back_with_a_warning():
                                       "at_T": "x"})
     assert not at.exception
     # out of range: the nearest end of the range; not usable at all: the default
-    assert at.slider(key="at_heads").value == 4 and at.number_input(key="at_dk").value == 1
-    assert at.radio(key="at_proj").value == "identity" and at.slider(key="at_T").value == 10
+    assert at.slider(key="attention_at_heads").value == 4 and at.number_input(key="attention_at_dk").value == 1
+    assert at.radio(key="attention_at_proj").value == "identity" and at.slider(key="attention_at_T").value == 10
     warnings = " ".join(w.value for w in at.warning)
     assert "at_heads = `9` (Heads), which is outside 1 to 4; using 4." in warnings
     assert "at_dk = `-3`" in warnings and "using 1." in warnings
@@ -227,10 +219,76 @@ def test_try_this_tied_heads_disagree_at_d_k_2_and_agree_at_16():
     _, zs = heatmaps(at)
     favourite = [int(np.argmax(z[0])) for z in zs]
     assert len(set(favourite)) > 1  # the heads disagree
-    at.number_input(key="at_dk").set_value(16).run()
+    at.number_input(key="attention_at_dk").set_value(16).run()
     _, zs = heatmaps(at)
     assert all(z[0, 0] > 0.99 for z in zs)  # every head on H
-    at.toggle(key="at_all").set_value(True).run()
-    at.radio(key="at_proj").set_value("identity").run()
+    at.toggle(key="attention_at_all").set_value(True).run()
+    at.radio(key="attention_at_proj").set_value("identity").run()
     _, (z,) = heatmaps(at)
     np.testing.assert_allclose(z[1:], np.eye(3), atol=1e-3)  # each corrupted letter on itself
+
+
+def test_try_this_the_default_beta_weighs_every_letter_about_a_third_and_20_retrieves_h():
+    """'With the default H, O, X and beta = 1/sqrt(d) = 1/16, every weight in the heatmap is
+    close to 1/3 and the iteration settles within a few steps at nearly the average of the
+    three letters. ... beta = 20: the query's row lights up on H and the iteration retrieves H
+    after one step.'"""
+    assert "settles within a few steps at nearly the **average**" in TRY_THIS
+    at = open_app("attention")
+    X, q = setup()
+    _, (z,) = heatmaps(at)
+    p = softmax_rows(X @ q / 16)
+    np.testing.assert_allclose(z[0], p, atol=1e-12)
+    assert [f"{w:.3f}" for w in p] == ["0.342", "0.330", "0.329"]  # close to 1/3
+    xi, changes = q, []
+    for _ in range(10):
+        new = softmax_rows(X @ xi / 16) @ X
+        changes.append(np.abs(new - xi).max())
+        xi = new
+    assert changes[3] < 1e-6                                            # within a few steps
+    mean = X.mean(axis=0)
+    assert np.linalg.norm(xi - mean) < 0.01 * np.linalg.norm(mean)     # nearly the average
+    np.testing.assert_allclose(softmax_rows(X @ xi / 16), 1 / 3, atol=0.002)
+    at = open_app("attention", query={"at_beta": "20", "at_bhand": "1"})
+    _, (z,) = heatmaps(at)
+    assert z[0, 0] > 0.9999                                             # lights up on H
+    one = softmax_rows(20.0 * (X @ q)) @ X
+    assert np.linalg.norm(one - X[0]) < 1e-4                            # H after one step
+    assert any(s.value == "Retrieved pattern H." for s in at.success)
+
+
+def test_try_this_independent_heads_attend_to_letters_at_random():
+    """'Now choose random, independent: the heads attend to letters at random' (4 heads,
+    d_k = 16, beta = 20, seed 0), where the tied heads all chose H."""
+    at = open_app("attention", query={"at_proj": "random", "at_heads": "4", "at_dk": "16",
+                                      "at_beta": "20", "at_bhand": "1"})
+    _, zs = heatmaps(at)
+    favourite = [int(np.argmax(z[0])) for z in zs]
+    assert len(set(favourite)) >= 3 and favourite.count(0) == 1       # O, H, X, X
+
+
+def test_the_check_names_the_hand_set_beta():
+    """The AGREE message: 'softmax(beta Q K^T) V (beta = 1/sqrt(d_k) unless set by hand)', not
+    'softmax(Q K^T / sqrt(d_k)) V', which is wrong when beta is set by hand (here 20)."""
+    at = open_app("attention", query={"at_bhand": "1", "at_beta": "20"})
+    assert metric(at, "max |attention − Hopfield step|") < 1e-6
+    (ok,) = [s.value for s in at.success if s.value.startswith("Equal up to rounding")]
+    assert "softmax(β Q Kᵀ) V (β = 1/√d_k unless set by hand)" in ok
+    assert "softmax(Q Kᵀ/√d_k) V" not in ok
+
+
+def test_the_scores_are_at_most_the_querys_length():
+    """'the scores x_mu . xi are at most |xi|: 1 for a query with flipped pixels, less when
+    part of it is hidden, up to about 1.6 with the strongest noise' (not 'at most 1')."""
+    X, _ = setup("letters/H,letters/O,letters/X,letters/A")
+    lengths = {kind: [] for kind in ("flip", "none", "invert", "mask", "half", "noise")}
+    for kind in lengths:
+        for i, amount, seed in itertools.product(range(4), np.linspace(0, 1, 11), range(10)):
+            xi = corrupt(X[i], (16, 16), kind, float(amount), rng=seed, binary=False)
+            assert np.all(X @ xi <= np.linalg.norm(xi) + 1e-12)
+            lengths[kind].append(np.linalg.norm(xi))
+    for kind in ("flip", "none", "invert"):
+        np.testing.assert_allclose(lengths[kind], 1.0, atol=1e-12)
+    assert max(lengths["mask"] + lengths["half"]) <= 1 + 1e-12
+    assert 1.5 < max(lengths["noise"]) < 1.65
+    assert max(X @ corrupt(X[0], (16, 16), "noise", 1.0, rng=0, binary=False)) > 1  # above 1

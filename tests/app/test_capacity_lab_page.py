@@ -70,7 +70,7 @@ def test_a_middling_run_waits_for_run():
 @pytest.mark.parametrize("view", ["basins", "phase"])
 def test_other_views_draw(view):
     at = open_app(PAGE)
-    open_tab(at, "cap_view", view)
+    open_tab(at, "capacity_lab_view", view)
     assert len(at.get("plotly_chart")) == 1 and not at.warning
     assert any(b.label.endswith("(CSV)") for b in at.get("download_button"))
 
@@ -82,7 +82,7 @@ def test_the_basin_map_is_the_cores():
     from ui.capacity_lab.sections import FLIPS
 
     at = open_app(PAGE)
-    open_tab(at, "cap_view", "basins")
+    open_tab(at, "capacity_lab_view", "basins")
     heat = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
     expected = basin_map("classical-sync", 100, cost.counts(2, 30, 15, log=False), FLIPS, 20, rng=0)
     np.testing.assert_allclose(array(heat["z"]), expected.success)
@@ -127,7 +127,7 @@ def test_every_chart_downloads_as_a_named_png(view, names):
     import json
 
     at = open_app(PAGE)
-    open_tab(at, "cap_view", view)
+    open_tab(at, "capacity_lab_view", view)
     got = [json.loads(c.proto.config)["toImageButtonOptions"] for c in at.get("plotly_chart")]
     assert [g["filename"] for g in got] == names
     assert all(g["format"] == "png" for g in got)
@@ -340,3 +340,24 @@ def test_the_phase_view_says_its_beta_is_the_inverse_temperature():
     text = " ".join(m.value for m in at.markdown)
     assert "$\\beta = 1/T$ the inverse temperature" in text
     assert any("\\beta (m + \\sqrt{\\alpha r}" in x.value for x in at.latex)
+
+
+def test_the_phase_diagrams_theory_line_is_named_in_its_legend():
+    """Issue 34: the dashed line had no legend entry (a lone line beside a heatmap gets none
+    unless asked), and it was white, which a legend on the white page cannot show."""
+    import json
+
+    from hopfield_core.capacity import ags
+    from ui.capacity_lab import cache
+    from ui.capacity_lab.figures import THEORY_LINE
+
+    at = open_app(PAGE, query={"view": "phase", "ph_load": "0.1"})  # the line ends at 0.1
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert spec["layout"]["showlegend"] is True
+    line = [t for t in spec["data"] if t.get("name") == THEORY_LINE]
+    assert len(line) == 1 and line[0]["showlegend"] is True
+    assert line[0]["line"]["dash"] == "dash" and line[0]["line"]["color"] != "white"
+    alphas = cache.theory_boundary(0.1)[0]
+    np.testing.assert_allclose(array(line[0]["x"]), alphas)
+    np.testing.assert_allclose(array(line[0]["y"]), ags.retrieval_boundary(alphas))
+    assert alphas.max() == pytest.approx(0.1) and cache.theory_boundary(0.3)[0].max() == 0.1379

@@ -9,6 +9,7 @@ from hopfield_core import ClassicalHopfield, DenseAssociativeMemory
 from hopfield_core.analysis import verdict
 from hopfield_core.images import corrupt, resize, to_bipolar
 from hopfield_core.presets import preset_image
+from ui.dense.settings import BETAS
 
 DEMO = "HOPFIELDKX"
 DEMO_URL = {"presets": ",".join(f"letters/{c}" for c in DEMO), "size": "8"}
@@ -65,11 +66,11 @@ def test_default_store_step_and_run_show_the_readable_energies():
     at.button(key="dense_reset").click().run()
     assert energy_shown(at) == fmt(ref.energies[0])
     # other models on the same store and query
-    at.slider(key="dn_degree").set_value(6).run()
+    at.slider(key="dense_n").set_value(6).run()
     at.button(key="dense_run_all").click().run()
     assert energy_shown(at) == fmt(run_dense(X, q, degree=6).energies[-1])
-    at.radio(key="dn_interaction").set_value("exponential").run()
-    at.select_slider(key="dn_beta").set_value(0.2).run()
+    at.radio(key="dense_interaction").set_value("exponential").run()
+    at.select_slider(key="dense_beta").set_value(0.2).run()
     # the same states as before (query, H, H): the player keeps its cursor, so rewind first
     at.button(key="dense_reset").click().run()
     at.button(key="dense_step").click().run()
@@ -84,7 +85,7 @@ def test_degree_two_runs_exactly_like_the_classical_network():
     finals = []
     for mode in ("async", "sync"):
         at = open_app("dense", query={**query, "mode": mode})
-        assert at.slider(key="dn_degree").value == 2
+        assert at.slider(key="dense_n").value == 2
         X, q = store_and_query(DEMO, q_index=4, amount=0.2, seed=1, size=8)
         dense = run_dense(X, q, mode, seed=1, degree=2)
         classical = run_classical(X, q, mode, seed=1)
@@ -112,13 +113,13 @@ def test_degree_two_runs_exactly_like_the_classical_network():
 
 def test_demo_button_classical_fails_dense_retrieves():
     at = open_app("dense")
-    at.slider(key="dn_degree").set_value(2).run()
-    at.radio(key="dn_mode").set_value("sync").run()
+    at.slider(key="dense_n").set_value(2).run()
+    at.radio(key="dense_mode").set_value("sync").run()
     at.button(key="dn_demo").click().run()
     assert not at.exception
     assert "Pattern store (10/40)" in shown(at.sidebar.subheader)
     assert at.select_slider(key="size").value == 8
-    assert at.slider(key="dn_degree").value == 3 and at.radio(key="dn_mode").value == "async"
+    assert at.slider(key="dense_n").value == 3 and at.radio(key="dense_mode").value == "async"
 
     X, q = store_and_query(DEMO, size=8)
     N, d = X.shape
@@ -133,7 +134,7 @@ def test_demo_button_classical_fails_dense_retrieves():
     assert (f"after {ref_cl.steps} steps, final energy E {ref_cl.energies[-1]:.6g}"
             in shown(at.caption))
     assert any("differ in **0 of 64**" not in m and "differ in" in m for m in shown(at.markdown))
-    open_tab(at, "dn_section", "capacity")
+    open_tab(at, "dense_view", "capacity")
     assert [m.value for m in at.metric if m.label == "Stored patterns N"] == ["10"]
     assert [m.value for m in at.metric if m.label == "Classical capacity 0.138 d"] == ["8.8"]
     assert "$N = 10 > 0.138\\,d \\approx 8.8$: more patterns than the" in " ".join(shown(at.markdown))
@@ -141,29 +142,36 @@ def test_demo_button_classical_fails_dense_retrieves():
     assert [m.value for m in at.metric
             if m.label == "Capacity of degree 3 (no errors)"] == [f"{no_errors:,.0f}"]
     assert at.query_params["view"] in ("capacity", ["capacity"])
-    open_tab(at, "dn_section", "compare")
+    open_tab(at, "dense_view", "compare")
 
     # "Try this" 1: degree 10 still retrieves, degree 2 fails like the classical net
-    at.slider(key="dn_degree").set_value(10).run()
+    at.slider(key="dense_n").set_value(10).run()
     assert "Dense: Retrieved pattern H." in shown(at.success)
-    at.slider(key="dn_degree").set_value(2).run()
+    at.slider(key="dense_n").set_value(2).run()
     assert f"Dense: {cl.sentence(list(DEMO))}" in shown(at.warning)
 
-    # "Try this" 2: beta = 0.01 ends in a spurious state, beta = 0.1 retrieves H
-    at.radio(key="dn_interaction").set_value("exponential").run()
-    at.select_slider(key="dn_beta").set_value(0.01).run()
-    ref = verdict(run_dense(X, q, interaction="exponential", beta=0.01), X, binary=True)
-    assert ref.kind == "spurious"
-    assert f"Dense: {ref.sentence(list(DEMO))}" in shown(at.warning)
-    at.select_slider(key="dn_beta").set_value(0.1).run()
+    # "Try this" 2: beta = 0.01 and 0.02 end in a spurious state; "From beta = 0.05 up it
+    # retrieves H" (not "from 0.1": 0.05 retrieves too), at every beta the slider offers
+    at.radio(key="dense_interaction").set_value("exponential").run()
+    for beta in (0.01, 0.02):
+        at.select_slider(key="dense_beta").set_value(beta).run()
+        ref = verdict(run_dense(X, q, interaction="exponential", beta=beta), X, binary=True)
+        assert ref.kind == "spurious"
+        assert f"Dense: {ref.sentence(list(DEMO))}" in shown(at.warning)
+    at.select_slider(key="dense_beta").set_value(0.05).run()
     assert "Dense: Retrieved pattern H." in shown(at.success)
+    for beta in BETAS[BETAS.index(0.05):]:
+        ref = verdict(run_dense(X, q, interaction="exponential", beta=beta), X, binary=True)
+        assert ref.kind == "retrieved" and ref.pattern == 0, beta
+    text = " ".join(shown(at.markdown))
+    assert "(at $\\beta = 0.02$ too). From $\\beta = 0.05$ up it retrieves H." in text
 
     # "Try this" 3: query F, 30 % flipped, sync, n = 8: a 2-cycle with a rising energy
-    at.radio(key="dn_interaction").set_value("polynomial").run()
-    at.slider(key="dn_degree").set_value(8).run()
+    at.radio(key="dense_interaction").set_value("polynomial").run()
+    at.slider(key="dense_n").set_value(8).run()
     at.selectbox(key="q_index").set_value(3).run()
     at.slider(key="q_amount").set_value(0.3).run()
-    at.radio(key="dn_mode").set_value("sync").run()
+    at.radio(key="dense_mode").set_value("sync").run()
     X, q = store_and_query(DEMO, q_index=3, amount=0.3, size=8)
     ref = run_dense(X, q, "sync", degree=8)
     assert ref.cycle == 2
@@ -172,7 +180,7 @@ def test_demo_button_classical_fails_dense_retrieves():
     assert any("period 2" in e for e in shown(at.error))
     assert any("The energy rose at step 3" in w for w in shown(at.warning))
     assert not any("report this as a bug" in e for e in shown(at.error))
-    at.radio(key="dn_mode").set_value("async").run()
+    at.radio(key="dense_mode").set_value("async").run()
     at.button(key="dense_run_all").click().run()
     assert "Retrieved pattern F." in shown(at.success)
     assert not at.exception
@@ -181,12 +189,12 @@ def test_demo_button_classical_fails_dense_retrieves():
 def test_url_params_seed_the_widgets_and_are_published():
     at = open_app("dense", query={"interaction": "exponential", "beta": "0.2", "mode": "sync",
                                   "n": "7", "rect": "1", "steps": "50"})
-    assert at.radio(key="dn_interaction").value == "exponential"
-    assert at.select_slider(key="dn_beta").value == 0.2
-    assert at.radio(key="dn_mode").value == "sync"
-    assert at.slider(key="dn_degree").value == 7
-    assert at.toggle(key="dn_rectified").value is True
-    assert at.number_input(key="dn_steps").value == 50
+    assert at.radio(key="dense_interaction").value == "exponential"
+    assert at.select_slider(key="dense_beta").value == 0.2
+    assert at.radio(key="dense_mode").value == "sync"
+    assert at.slider(key="dense_n").value == 7
+    assert at.toggle(key="dense_rect").value is True
+    assert at.number_input(key="dense_steps").value == 50
     assert not at.warning and not at.exception
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert qp["interaction"] == "exponential" and qp["mode"] == "sync"
@@ -198,24 +206,24 @@ def test_bad_url_values_give_warnings_not_tracebacks():
     at = open_app("dense", query={"interaction": "cubic", "n": "15", "beta": "-1",
                                   "mode": "sideways", "rect": "maybe", "steps": "abc"})
     assert not at.exception
-    assert at.radio(key="dn_interaction").value == "polynomial"
-    assert at.slider(key="dn_degree").value == 10
-    assert at.select_slider(key="dn_beta").value == 0.01  # the nearest end of the range
-    assert at.radio(key="dn_mode").value == "async"
-    assert at.number_input(key="dn_steps").value == 30
+    assert at.radio(key="dense_interaction").value == "polynomial"
+    assert at.slider(key="dense_n").value == 10
+    assert at.select_slider(key="dense_beta").value == 0.01  # the nearest end of the range
+    assert at.radio(key="dense_mode").value == "async"
+    assert at.number_input(key="dense_steps").value == 30
     warnings = " ".join(shown(at.warning))
     for part in ("`cubic`", "n = `15`", "`-1`", "`sideways`", "`maybe`", "`abc`"):
         assert part in warnings
     at = open_app("dense", query={"beta": "3", "n": "x"})
-    assert at.select_slider(key="dn_beta").value == 2.0
-    assert at.slider(key="dn_degree").value == 3
+    assert at.select_slider(key="dense_beta").value == 2.0
+    assert at.slider(key="dense_n").value == 3
     assert any("not a step of the slider" in w and "using 2." in w for w in shown(at.warning))
 
 
 def test_exponential_at_a_large_beta_stays_finite():
     at = open_app("dense")
-    at.radio(key="dn_interaction").set_value("exponential").run()
-    at.select_slider(key="dn_beta").set_value(100.0).run()
+    at.radio(key="dense_interaction").set_value("exponential").run()
+    at.select_slider(key="dense_beta").set_value(100.0).run()
     X, q = store_and_query("HOX")
     ref = run_dense(X, q, interaction="exponential", beta=100.0)
     assert np.all(np.isfinite(ref.energies))
@@ -229,7 +237,7 @@ def test_exponential_at_a_large_beta_stays_finite():
     assert "Dense: Retrieved pattern H." in shown(at.success)
     assert all("nan" not in m.value.lower() for m in at.metric)
     assert [m.label for m in at.metric if m.label in LABELS] == ["Log-domain energy"]
-    at.radio(key="dn_mode").set_value("sync").run()
+    at.radio(key="dense_mode").set_value("sync").run()
     at.button(key="dense_reset").click().run()
     at.button(key="dense_run_all").click().run()
     assert not at.exception and not at.error
@@ -259,3 +267,39 @@ def test_the_demo_replaces_an_uploaded_query_image_too(monkeypatch, tmp_path):
     assert not at.exception
     assert at.session_state["q_image"] is None
     assert "Dense: Retrieved pattern H." in shown(at.success)
+
+
+def test_the_demo_sets_exactly_its_values_through_the_settings_layer():
+    """Every shared and model setting the demo names takes the demo's value (in the layer, in
+    the widget and in the address bar), whatever it was; beta is not the demo's and stays."""
+    from ui.dense.settings import DEMO_LINK, DEMO_MODEL, DEMO_SIDEBAR, SETTINGS
+    from ui.shared_settings import SIDEBAR
+
+    before = {"size": "16", "colour": "1", "binarize": "dither", "q_index": "2",
+              "q_corruption": "noise", "q_amount": "0.5", "q_seed": "7", "q_flip": "1,2",
+              "interaction": "exponential", "n": "5", "rect": "1", "mode": "sync",
+              "steps": "50", "beta": "10"}
+    at = open_app("dense", query={"presets": "letters/A,letters/B,letters/C", **before})
+    assert set(before) == set(DEMO_SIDEBAR) | set(DEMO_MODEL) | {"beta"}  # each one changes
+    at.button(key="dn_demo").click().run()
+    assert not at.exception
+    for S, demo in ((SIDEBAR, DEMO_SIDEBAR), (SETTINGS, DEMO_MODEL)):
+        for key, value in demo.items():
+            assert S.fields[key].parse(before[key])[0] != value, key
+            sk = S.state_key(key)
+            assert at.session_state["_settings"][sk] == value, key
+            assert at.session_state[sk] == value, key
+            assert at.query_params[key] in (S.fields[key].shown(value), [S.fields[key].shown(value)])
+    assert at.session_state["dense_beta"] == 10.0 and at.select_slider(key="dense_beta").value == 10.0
+    assert DEMO_LINK == {"presets": tuple(f"letters/{c}" for c in DEMO), "q_image": None}
+    assert at.query_params["presets"] in (DEMO_URL["presets"], [DEMO_URL["presets"]])
+    assert at.session_state["q_image"] is None and "q_image" not in at.query_params
+    assert at.select_slider(key="size").value == 8 and at.toggle(key="colour").value is False
+    assert "Pattern store (10/40)" in shown(at.sidebar.subheader)
+
+
+def test_the_capacity_caption_names_the_26_letters_the_classical_network_loses():
+    """The caption's claim (0 of 26 fixed points) is computed in tests/core/test_page_claims.py."""
+    at = open_app("dense", query={"view": "capacity"})
+    assert any("Store all 26 letters at 16 px to see the classical network keep none of them"
+               in c for c in shown(at.caption))

@@ -46,8 +46,8 @@ def default_run(et, steps=None):
 
 def test_the_default_is_a_photo_never_trained_on_and_runs_and_scrubs(et):
     at = open_app("energy_transformer")
-    assert at.radio(key="et_source").value == "photo"
-    assert at.selectbox(key="et_photo").value == "coffee" and held_out("coffee")
+    assert at.radio(key="energy_transformer_src").value == "photo"
+    assert at.selectbox(key="energy_transformer_photo").value == "coffee" and held_out("coffee")
     assert not held_out("astronaut")  # a training photo, named as such in the list
     img, mask, ref = default_run(et)
     T = len(ref.energies) - 1
@@ -71,7 +71,7 @@ def test_the_default_is_a_photo_never_trained_on_and_runs_and_scrubs(et):
 
 def test_run_longer_draws_error_and_energy_against_100_steps(et):
     at = open_app("energy_transformer")
-    at.slider(key="et_steps").set_value(100).run()
+    at.slider(key="energy_transformer_steps").set_value(100).run()
     img, mask, ref = default_run(et, steps=100)
     energy = series(at, "et_energy", "E")
     error = series(at, "et_error", "ET")
@@ -127,7 +127,7 @@ def test_play_runs_to_the_last_step():
             break
         at.run()
     assert not at.session_state["et_playing"]
-    T = at.slider(key="et_steps").value
+    T = at.slider(key="energy_transformer_steps").value
     assert at.session_state["et_t"] == T
     assert any(f"step {T} of {T}" in m.value for m in at.markdown)
     assert any(f"After step {T}" in str(c.proto.spec) for c in at.get("plotly_chart"))
@@ -135,10 +135,10 @@ def test_play_runs_to_the_last_step():
 
 def test_rectangle_mask_and_other_seed(et):
     at = open_app("energy_transformer")
-    at.radio(key="et_mask_mode").set_value("rectangle").run()
-    at.slider(key="et_rows").set_value((0, 4)).run()
-    at.slider(key="et_cols").set_value((0, 8)).run()
-    img = preset_image("photos", at.selectbox(key="et_photo").value, SIZE)
+    at.radio(key="energy_transformer_mask").set_value("rectangle").run()
+    at.slider(key="energy_transformer_rows").set_value((0, 4)).run()
+    at.slider(key="energy_transformer_cols").set_value((0, 8)).run()
+    img = preset_image("photos", at.selectbox(key="energy_transformer_photo").value, SIZE)
     mask = rectangle_mask(GRID, 0, 0, 4, 8)
     ref = et.complete(img, mask)
     at.button(key="et_run_all").click().run()
@@ -162,7 +162,7 @@ def _modes() -> list[tuple[str, bytes]]:
 @pytest.mark.parametrize("name,data", _modes(), ids=[n for n, _ in _modes()])
 def test_uploads_of_any_mode_and_size_are_cropped_and_resized(name, data):
     at = open_app("energy_transformer")
-    at.radio(key="et_source").set_value("upload").run()
+    at.radio(key="energy_transformer_src").set_value("upload").run()
     at.file_uploader(key="et_upload").set_value((name, data, "image/png")).run()
     assert not at.exception and not at.error
     stem = name.rsplit(".", 1)[0]
@@ -173,7 +173,7 @@ def test_uploads_of_any_mode_and_size_are_cropped_and_resized(name, data):
 
 def test_a_bad_upload_is_explained():
     at = open_app("energy_transformer")
-    at.radio(key="et_source").set_value("upload").run()
+    at.radio(key="energy_transformer_src").set_value("upload").run()
     assert any("Choose a preset photo or upload one" in i.value for i in at.info)
     at.file_uploader(key="et_upload").set_value(("doc.png", b"%PDF-1.4", "image/png")).run()
     assert any("`doc.png`: This file is a PDF document" in e.value for e in at.error)
@@ -182,31 +182,31 @@ def test_a_bad_upload_is_explained():
 
 def test_nothing_hidden_and_everything_hidden_are_explained():
     at = open_app("energy_transformer")
-    at.slider(key="et_ratio").set_value(0.05).run()
+    at.slider(key="energy_transformer_ratio").set_value(0.05).run()
     assert not at.exception
-    at.radio(key="et_mask_mode").set_value("rectangle").run()
-    at.slider(key="et_rows").set_value((3, 3)).run()
+    at.radio(key="energy_transformer_mask").set_value("rectangle").run()
+    at.slider(key="energy_transformer_rows").set_value((3, 3)).run()
     assert any("Nothing is hidden" in w.value for w in at.warning)
-    at.slider(key="et_rows").set_value((0, GRID)).run()
-    at.slider(key="et_cols").set_value((0, GRID)).run()
+    at.slider(key="energy_transformer_rows").set_value((0, GRID)).run()
+    at.slider(key="energy_transformer_cols").set_value((0, GRID)).run()
     assert any("Every patch is hidden" in w.value for w in at.warning)
     assert not at.exception and at.metric
 
 
 def test_every_setting_is_in_the_link_and_a_shared_link_reproduces_the_run():
     at = open_app("energy_transformer")
-    at.selectbox(key="et_photo").set_value("rocket").run()
-    at.slider(key="et_ratio").set_value(0.7).run()
-    at.number_input(key="et_seed").set_value(7).run()
-    at.slider(key="et_steps").set_value(40).run()
-    at.selectbox(key="et_start").set_value("paper").run()
+    at.selectbox(key="energy_transformer_photo").set_value("rocket").run()
+    at.slider(key="energy_transformer_ratio").set_value(0.7).run()
+    at.number_input(key="energy_transformer_seed").set_value(7).run()
+    at.slider(key="energy_transformer_steps").set_value(40).run()
+    at.selectbox(key="energy_transformer_start").set_value("paper").run()
     at.button(key="et_run_all").click().run()
     link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert (link["photo"], link["ratio"], link["seed"], link["steps"], link["device"], link["start"]) == \
         ("rocket", "0.7", "7", "40", "auto", "paper")
     shared = open_app("energy_transformer", query=link)  # another student opens the link
     assert not shared.exception and not shared.error
-    assert shared.slider(key="et_steps").value == 40 and shared.selectbox(key="et_start").value == "paper"
+    assert shared.slider(key="energy_transformer_steps").value == 40 and shared.selectbox(key="energy_transformer_start").value == "paper"
     shared.button(key="et_run_all").click().run()
     assert metric(shared, "Masked-patch MSE, ET") == metric(at, "Masked-patch MSE, ET")
 
@@ -223,9 +223,9 @@ def test_a_link_naming_a_device_this_machine_lacks_runs_on_the_cpu_and_says_so()
 
 def test_the_link_carries_the_upload_and_the_clicked_mask():
     at = open_app("energy_transformer")
-    at.radio(key="et_source").set_value("upload").run()
+    at.radio(key="energy_transformer_src").set_value("upload").run()
     at.file_uploader(key="et_upload").set_value(("tall.png", encode(photo(30, 90), "PNG"), "image/png")).run()
-    at.radio(key="et_mask_mode").set_value("click").run()
+    at.radio(key="energy_transformer_mask").set_value("click").run()
     at.button(key="et_clear_mask").click().run()
     link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert link["src"] == "upload" and link["img"].startswith("upload/")
@@ -246,16 +246,16 @@ def weights_dir(monkeypatch, tmp_path):
     the process-wide cache is emptied before and after."""
     import shutil
 
-    import ui.et_cache
+    import ui.energy_transformer.cache
     from hopfield_core.et import checkpoint
 
     folder = tmp_path / "et"
     shutil.copytree(checkpoint.ASSET_DIR, folder)
     monkeypatch.setattr(checkpoint, "ASSET_DIR", folder)
     monkeypatch.setattr(checkpoint, "MODELS", {"harmonic": folder, "paper": folder / "paper"})
-    ui.et_cache._load.clear()
+    ui.energy_transformer.cache._load.clear()
     yield folder
-    ui.et_cache._load.clear()
+    ui.energy_transformer.cache._load.clear()
 
 
 def _unavailable(at) -> list[str]:
@@ -309,37 +309,37 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     settling words are true of that dynamics: only hidden tokens move, along P dE/dg."""
     from dataclasses import replace
 
-    from ui.energy_transformer import dynamics
+    from ui.energy_transformer import explain
 
     at = open_app("energy_transformer")
     lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
-    assert dynamics.how_tokens_move(et.cfg) in lede and dynamics.where_tokens_are(et.cfg) in lede
-    assert dynamics.where_hidden_start(et.cfg) in lede
+    assert explain.how_tokens_move(et.cfg) in lede and explain.where_tokens_are(et.cfg) in lede
+    assert explain.where_hidden_start(et.cfg) in lede
     masked = replace(et.cfg, start="mask_token", readout="tokens")
     smooth = replace(et.cfg, start="harmonic", readout="tokens")
-    assert "harmonic fill" in dynamics.where_hidden_start(smooth) and "in the paper" in dynamics.where_hidden_start(smooth)
-    assert dynamics.where_hidden_start(masked) == "hidden patches start as a learned *mask token*"
-    assert dynamics.watch(et.cfg) in lede
-    assert any(dynamics.first_try(et.cfg) in m.value for m in at.markdown)
+    assert "harmonic fill" in explain.where_hidden_start(smooth) and "in the paper" in explain.where_hidden_start(smooth)
+    assert explain.where_hidden_start(masked) == "hidden patches start as a learned *mask token*"
+    assert explain.watch(et.cfg) in lede
+    assert any(explain.first_try(et.cfg) in m.value for m in at.markdown)
     read = replace(smooth, readout="change")
-    assert "step 0 shows the fill itself" in dynamics.where_hidden_start(read)
-    assert "step 0 shows" not in dynamics.where_hidden_start(smooth)
-    assert "harmonic fill" in dynamics.start_picture(read) and "decoder's reading" in dynamics.start_picture(masked)
-    assert "watch the hole fill in" in dynamics.watch(masked) and "smooth guess" in dynamics.watch(read)
-    assert "Step 0 is the smooth harmonic fill" in dynamics.first_try(read)
-    assert "watch the hole fill in" in dynamics.first_try(masked)
-    assert "flat grey start" in dynamics.all_hidden(smooth) and "grey" not in dynamics.all_hidden(masked)
+    assert "step 0 shows the fill itself" in explain.where_hidden_start(read)
+    assert "step 0 shows" not in explain.where_hidden_start(smooth)
+    assert "harmonic fill" in explain.start_picture(read) and "decoder's reading" in explain.start_picture(masked)
+    assert "watch the hole fill in" in explain.watch(masked) and "smooth guess" in explain.watch(read)
+    assert "Step 0 is the smooth harmonic fill" in explain.first_try(read)
+    assert "watch the hole fill in" in explain.first_try(masked)
+    assert "flat grey start" in explain.all_hidden(smooth) and "grey" not in explain.all_hidden(masked)
     shown = [x.value.strip("$\n") for x in at.latex]  # st.latex wraps its body in $$ lines
-    assert dynamics.step_latex(et.cfg) in shown and dynamics.law_latex(et.cfg) in shown
-    assert dynamics.attention_latex(et.cfg) in shown
+    assert explain.step_latex(et.cfg) in shown and explain.law_latex(et.cfg) in shown
+    assert explain.attention_latex(et.cfg) in shown
     placed, plain = replace(et.cfg, energy_positions=True), replace(et.cfg, energy_positions=False)
-    assert "g_B + p_B" in dynamics.attention_latex(placed) and "p_B" not in dynamics.attention_latex(plain)
-    assert "$p_B$" in dynamics.where_tokens_are(placed) and dynamics.where_tokens_are(plain) == ""
+    assert "g_B + p_B" in explain.attention_latex(placed) and "p_B" not in explain.attention_latex(plain)
+    assert "$p_B$" in explain.where_tokens_are(placed) and explain.where_tokens_are(plain) == ""
     paper, ours = replace(et.cfg, project=False, clamp_visible=False), replace(et.cfg, project=True, clamp_visible=True)
-    assert "as in the paper" in dynamics.how_tokens_move(paper)
-    assert "not the paper's update" in dynamics.how_tokens_move(ours)
-    assert "s_B" in dynamics.step_latex(ours) and "s_B" not in dynamics.step_latex(paper)
-    assert "-\\sum_{B\\ \\mathrm{hidden}}" in dynamics.law_latex(ours)
+    assert "as in the paper" in explain.how_tokens_move(paper)
+    assert "not the paper's update" in explain.how_tokens_move(ours)
+    assert "s_B" in explain.step_latex(ours) and "s_B" not in explain.step_latex(paper)
+    assert "-\\sum_{B\\ \\mathrm{hidden}}" in explain.law_latex(ours)
 
 
 def test_a_state_at_rest_reads_as_at_rest_not_as_zero_or_as_rising():
@@ -418,16 +418,16 @@ def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
 
 def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows():
     from hopfield_core.et.checkpoint import MODELS
-    from ui.energy_transformer import dynamics
+    from ui.energy_transformer import explain
 
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     for name in ("paper", "harmonic"):
         model = load_pretrained("cpu", MODELS[name])
         ref = model.complete(img, mask)
         at = open_app("energy_transformer", query={"start": name})
-        assert at.selectbox(key="et_start").value == name
+        assert at.selectbox(key="energy_transformer_start").value == name
         lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
-        assert dynamics.where_hidden_start(model.cfg) in lede
+        assert explain.where_hidden_start(model.cfg) in lede
         assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, PATCH):.4f}"
         at.button(key="et_run_all").click().run()
         assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
@@ -435,11 +435,11 @@ def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows()
         assert any(fourth in c.proto.id for c in at.get("plotly_chart"))
         assert not at.exception
     paper = load_pretrained("cpu", MODELS["paper"])
-    assert paper.cfg.start == "mask_token" and "mask token" in dynamics.where_hidden_start(paper.cfg)
+    assert paper.cfg.start == "mask_token" and "mask token" in explain.where_hidden_start(paper.cfg)
     bad = open_app("energy_transformer", query={"start": "[click](http://x)"})
     said = [w.value for w in bad.warning if "The link sets start" in w.value]
     assert said and "[click](http://x)" not in said[0].replace("`[click](http://x)`", "")  # inert
-    assert bad.selectbox(key="et_start").value == "harmonic" and not bad.exception
+    assert bad.selectbox(key="energy_transformer_start").value == "harmonic" and not bad.exception
 
 
 def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():

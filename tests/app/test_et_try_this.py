@@ -1,4 +1,4 @@
-"""The Energy Transformer page's first 'Try this' (ui/energy_transformer/dynamics.first_try): each hole it names
+"""The Energy Transformer page's first 'Try this' (ui/energy_transformer/explain.first_try): each hole it names
 does what its words say with the shipped weights, and every number it states is recomputed here
 from hopfield_core.et alone (issue 34, item 12: the old example's descent made the fill worse
 while the words said it refined it)."""
@@ -9,10 +9,12 @@ from tests.app.conftest import open_app
 from hopfield_core.et import load_pretrained
 from hopfield_core.et.checkpoint import MODELS
 from hopfield_core.et.descent import ROUNDING
-from hopfield_core.et.masks import masked_patch_mse, mean_fill, rectangle_mask
+from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask
 from hopfield_core.presets import preset_image
-from ui.energy_transformer import dynamics, sections
-from ui.energy_transformer.settings import GRID, PATCH, SIZE
+from ui.energy_transformer import explain, sections
+from ui.energy_transformer.settings import GRID, MAX_STEPS, PATCH, PHOTOS, SETTINGS, SIZE
+
+START_HELP = SETTINGS.fields["start"].help
 
 PHOTO = "coffee"
 
@@ -43,7 +45,7 @@ def falls(energies) -> bool:
 def test_harmonic_start_the_descent_refines_the_fill_on_rows_0_4_columns_3_5(models):
     """'Rows to 0 - 4 and Columns to 3 - 5 ... error of 0.0256 ... After step 8 the error is
     0.0240, 6 % below the fill's, and with Steps T at 100 it stays there.'"""
-    text = dynamics.first_try(models["harmonic"].cfg)
+    text = explain.first_try(models["harmonic"].cfg)
     assert "**Rows** to 0 – 4 and **Columns** to 3 – 5" in text
     e, energies, _ = run(models["harmonic"], (0, 4), (3, 5))
     assert f"{e[0]:.4f}" == "0.0256" and "error of 0.0256" in text
@@ -56,7 +58,7 @@ def test_harmonic_start_the_descent_refines_the_fill_on_rows_0_4_columns_3_5(mod
 def test_harmonic_start_the_descent_does_not_help_on_rows_2_6_columns_2_6(models):
     """'0.0477 at step 0, 0.0483 after step 8: a little worse, +1.4 % since step 0 ... The
     descent lowers the energy, not always the error.'"""
-    text = dynamics.first_try(models["harmonic"].cfg)
+    text = explain.first_try(models["harmonic"].cfg)
     assert "**Rows** and **Columns** both to 2 – 6" in text
     e, energies, _ = run(models["harmonic"], (2, 6), (2, 6), steps=8)
     assert f"{e[0]:.4f}" == "0.0477" and f"{e[8]:.4f}" == "0.0483"
@@ -70,7 +72,7 @@ def test_paper_start_the_descent_draws_the_hole_on_rows_2_6_columns_2_6(models):
     """'The masked-patch error falls at every step, from 0.1563 at step 0 ... to 0.0485 after
     step 8, below the mean fill's 0.0698; with Steps T at 100 the energy keeps falling and the
     error creeps back up to 0.0497.'"""
-    text = dynamics.first_try(models["paper"].cfg)
+    text = explain.first_try(models["paper"].cfg)
     assert "set **Rows** and **Columns** to 2 – 6" in text
     e, energies, yardstick = run(models["paper"], (2, 6), (2, 6))
     assert np.all(np.diff(e[:9]) < 0)                       # "falls at every step"
@@ -88,10 +90,63 @@ def test_paper_start_the_descent_draws_the_hole_on_rows_2_6_columns_2_6(models):
 def test_the_page_shows_the_numbers_try_this_names(start, rows, cols, before, after, delta):
     at = open_app("energy_transformer", query={"start": start, "mask": "rectangle",
                                                "rows": rows, "cols": cols})
-    assert any(dynamics.first_try(load_pretrained("cpu", MODELS[start]).cfg) in m.value
+    assert any(explain.first_try(load_pretrained("cpu", MODELS[start]).cfg) in m.value
                for m in at.markdown)
     shown = next(m for m in at.metric if m.label == "Masked-patch MSE, ET")
     assert shown.value == before
     at.button(key="et_run_all").click().run()
     shown = next(m for m in at.metric if m.label == "Masked-patch MSE, ET")
     assert shown.value == after and shown.delta == delta
+
+
+# ------------------------------------------------------------------ the other prompts and claims
+
+SHARES = np.round(np.arange(0.3, 0.9 + 1e-9, 0.05), 2)  # the Hidden share slider, 0.3 to 0.9
+
+
+@pytest.mark.parametrize("start, low, high", [("harmonic", "0.018", "0.047"),
+                                              ("paper", "0.027", "0.058")])
+def test_sliding_the_hidden_share_grows_the_ets_error_not_the_yardsticks(models, start, low, high):
+    """'slide the hidden share from 0.3 to 0.9: the ET's error grows, with small dips, from
+    0.018 to 0.047, while the mean-fill yardstick stays near 0.05 - 0.06: the ET's lead shrinks'
+    (random mask, seed 0, the trained steps; not 'and so does the mean-fill yardstick's')."""
+    model, img = models[start], preset_image("photos", PHOTO, SIZE)
+    text = explain.share_try(model.cfg)
+    assert f"from {low} to {high}" in text and "near 0.05 – 0.06" in text
+    et, yard = [], []
+    for share in SHARES:
+        mask = random_mask(GRID, float(share), 0)  # what the page's sliders make (seed 0)
+        et.append(masked_patch_mse(model.complete(img, mask).frames[-1], img, mask, PATCH))
+        yard.append(masked_patch_mse(mean_fill(img, mask, PATCH), img, mask, PATCH))
+    et, yard = np.array(et), np.array(yard)
+    assert f"{et[0]:.3f}" == low and f"{et[-1]:.3f}" == high
+    tenths = slice(None, None, 2)                                            # 0.3, 0.4, ... 0.9
+    assert np.all(np.diff(et[tenths]) > 0) and np.any(np.diff(et) < 0)      # grows, with dips
+    assert np.all((yard > 0.045) & (yard < 0.065))                          # near 0.05 - 0.06
+    assert np.any(np.diff(yard[tenths]) < 0)                                # it does not grow
+    assert yard[-1] - et[-1] < (yard[0] - et[0]) / 2                         # the lead shrinks
+
+
+def test_the_energy_does_not_rise_on_the_preset_photos_with_the_default_masks(models):
+    """The lede: 'the energy never rises in the limit of small steps (and, beyond float32
+    rounding, does not on any preset photo with the page's default masks, up to T = 100)'."""
+    defaults = (random_mask(GRID, 0.5, 0), hole((2, 6), (2, 6)))  # random and rectangle
+    for photo in PHOTOS:
+        img = preset_image("photos", photo, SIZE)
+        for mask in defaults:
+            for model in models.values():
+                out = model.complete(img, mask, steps=MAX_STEPS)
+                assert falls(out.energies), (photo, model.cfg.start)
+                assert out.energies[-1] < out.energies[0]
+
+
+def test_the_harmonic_start_is_the_more_accurate_model_on_every_preset_photo(models):
+    """The Start help: 'the more accurate model: the lower error on every preset photo with
+    the default mask' (random, half hidden, seed 0, the trained steps)."""
+    assert "the lower error on every preset photo with the default mask" in START_HELP
+    mask = random_mask(GRID, 0.5, 0)
+    for photo in PHOTOS:
+        img = preset_image("photos", photo, SIZE)
+        err = {name: masked_patch_mse(m.complete(img, mask).frames[-1], img, mask, PATCH)
+               for name, m in models.items()}
+        assert err["harmonic"] < err["paper"], (photo, err)

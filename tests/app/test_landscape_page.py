@@ -15,8 +15,8 @@ VIEWS = ["world", "plane", "slice", "states"]
 
 def show(at, tab):
     """Open the section (only the open one runs) unless it is open already."""
-    if at.button_group(key="ls_tab").value != VIEWS[tab]:
-        open_tab(at, "ls_tab", VIEWS[tab])
+    if at.button_group(key="landscape_view").value != VIEWS[tab]:
+        open_tab(at, "landscape_view", VIEWS[tab])
     return at
 
 
@@ -74,7 +74,7 @@ def test_try_this_prompt_on_the_triangle_holds():
     at = open_app("landscape", query={"beta": "1"})
     assert_world_shows(at, world_expected(TRIANGLE, 1.0, (0.3, 0.2)), TRIANGLE)
     assert any("Global fixed point" in i.value for i in show(at, WORLD).info)
-    at.select_slider(key="ls_beta").set_value(3.0).run()
+    at.select_slider(key="landscape_beta").set_value(3.0).run()
     assert_world_shows(at, world_expected(TRIANGLE, 3.0, (0.3, 0.2)), TRIANGLE)
     assert "Retrieved pattern x1." in [i.value for i in show(at, WORLD).info]
 
@@ -84,22 +84,22 @@ def test_try_this_prompt_on_the_triangle_holds():
 def test_url_seeds_the_world_and_widgets_change_it():
     at = open_app("landscape", query={"beta": "20", "qx": "-0.2", "qy": "0.4", "pts": "0,1;1,0;-1,-1"})
     P = np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, -1.0]])
-    assert at.select_slider(key="ls_beta").value == 20.0
-    assert at.number_input(key="ls_qx").value == -0.2
-    assert at.number_input(key="ls_qy").value == 0.4
+    assert at.select_slider(key="landscape_beta").value == 20.0
+    assert at.number_input(key="landscape_qx").value == -0.2
+    assert at.number_input(key="landscape_qy").value == 0.4
     assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == P.tolist()
     assert_world_shows(at, world_expected(P, 20.0, (-0.2, 0.4)), P)
-    at.number_input(key="ls_qx").set_value(0.7).run()
-    at.number_input(key="ls_steps").set_value(3).run()
+    at.number_input(key="landscape_qx").set_value(0.7).run()
+    at.number_input(key="landscape_steps").set_value(3).run()
     assert_world_shows(at, world_expected(P, 20.0, (0.7, 0.4), max_steps=3), P)
     assert qp(at, "qx") == "0.7" and qp(at, "beta") == "20"
 
 
 def test_off_scale_beta_in_the_link_snaps_to_the_slider():
     at = open_app("landscape", query={"beta": "8"})
-    assert at.select_slider(key="ls_beta").value == 10.0  # nearest on the log scale
+    assert at.select_slider(key="landscape_beta").value == 10.0  # nearest on the log scale
     at = open_app("landscape", query={"beta": "lots"})
-    assert at.select_slider(key="ls_beta").value == 5.0
+    assert at.select_slider(key="landscape_beta").value == 5.0
     assert not at.exception
 
 
@@ -120,13 +120,13 @@ def test_clicking_the_chart_moves_the_query_once():
         "point_indices": [3], "box": [], "lasso": []}}
     at.run()
     assert not at.exception
-    assert at.number_input(key="ls_qx").value == -0.5
-    assert at.number_input(key="ls_qy").value == 0.875
+    assert at.number_input(key="landscape_qx").value == -0.5
+    assert at.number_input(key="landscape_qy").value == 0.875
     assert_world_shows(at, world_expected(TRIANGLE, 5.0, (-0.5, 0.875)), TRIANGLE)
     assert "Retrieved pattern x2." in [i.value for i in show(at, WORLD).info]
     # the same pick is not applied again: typing a new query wins
-    at.number_input(key="ls_qx").set_value(0.9).run()
-    assert at.number_input(key="ls_qx").value == 0.9
+    at.number_input(key="landscape_qx").set_value(0.9).run()
+    assert at.number_input(key="landscape_qx").value == 0.9
     assert_world_shows(at, world_expected(TRIANGLE, 5.0, (0.9, 0.875)), TRIANGLE)
 
 
@@ -164,7 +164,7 @@ def test_a_mangled_link_falls_back_to_the_triangle_with_a_warning():
     assert not at.exception
     assert any("could not be read" in w.value and "column y" in w.value for w in show(at, WORLD).warning)
     assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
-    assert at.number_input(key="ls_qx").value == 0.3
+    assert at.number_input(key="landscape_qx").value == 0.3
 
 
 # ---------------------------------------------------------------- (b) the plane
@@ -191,9 +191,9 @@ def test_plane_through_three_patterns_from_the_link():
     at = open_app("landscape", query={"presets": "letters/A,letters/B,letters/C,letters/D",
                                       "view": "plane", "plane": "three", "p1": "3", "p2": "1", "p3": "0",
                                       "pbeta": "50", "q_seed": "4"})
-    assert at.radio(key="ls_plane").value == "three"
-    assert [at.selectbox(key=f"ls_p{k}").value for k in (1, 2, 3)] == [3, 1, 0]
-    assert at.select_slider(key="ls_pbeta").value == 50.0
+    assert at.radio(key="landscape_plane").value == "three"
+    assert [at.selectbox(key=f"landscape_p{k}").value for k in (1, 2, 3)] == [3, 1, 0]
+    assert at.select_slider(key="landscape_pbeta").value == 50.0
     X = continuous_letters("ABCD")
     plane = L.plane_through(X[3], X[1], X[0])
     traj, off = plane_expected(X, plane, beta=50.0, seed=4)
@@ -201,7 +201,7 @@ def test_plane_through_three_patterns_from_the_link():
     assert m["Query off the plane"] == f"{off[0]:.3f}"
     assert m["End off the plane"] == f"{off[-1]:.3f}"
     assert qp(at, "plane") == "three" and qp(at, "p1") == "3"
-    at.selectbox(key="ls_p2").set_value(3).run()
+    at.selectbox(key="landscape_p2").set_value(3).run()
     assert any("same point" in e.value for e in show(at, PLANE).error)
     assert not at.exception
 
@@ -224,16 +224,16 @@ def test_slice_barriers_equal_the_core():
 
 def test_slice_settings_from_the_link_and_the_widgets():
     at = open_app("landscape", query={"view": "slice", "sa": "2", "sb": "0", "betas": "1,50,0.5"})
-    assert at.selectbox(key="ls_sa").value == 2 and at.selectbox(key="ls_sb").value == 0
-    assert at.multiselect(key="ls_sbetas").value == [0.5, 1.0, 50.0]
+    assert at.selectbox(key="landscape_sa").value == 2 and at.selectbox(key="landscape_sb").value == 0
+    assert at.multiselect(key="landscape_betas").value == [0.5, 1.0, 50.0]
     X = continuous_letters("HOX")
     m = metrics(at, SLICE)
     assert set(m) == {"Barrier at β = 0.5", "Barrier at β = 1", "Barrier at β = 50"}
     assert m["Barrier at β = 50"] == f"{L.barrier(X, 2, 0, 50.0).height:.4g}"
-    at.selectbox(key="ls_sb").set_value(2).run()
+    at.selectbox(key="landscape_sb").set_value(2).run()
     assert any("two different patterns" in w.value for w in show(at, SLICE).warning)
-    at.selectbox(key="ls_sb").set_value(1).run()
-    at.multiselect(key="ls_sbetas").set_value([]).run()
+    at.selectbox(key="landscape_sb").set_value(1).run()
+    at.multiselect(key="landscape_betas").set_value([]).run()
     assert any("at least one value" in i.value for i in show(at, SLICE).info)
     assert not at.exception
 
@@ -259,21 +259,21 @@ def assert_binary_shows(at, land, d):
 
 def test_binary_tab_counts_equal_the_core_and_follow_the_widgets():
     at = open_app("landscape", query={"view": "states", "bd": "16", "bn": "5", "bseed": "0"})
-    assert at.slider(key="ls_bn").value == 5
+    assert at.slider(key="landscape_bn").value == 5
     X = L.random_patterns(5, 16, 0)
     land = binary_expected("classical", X)
     assert_binary_shows(at, land, 16)
     # the try-this prompt: classical keeps 2 of 5 (2 mirrors, 2 mixtures); dense keeps all 5
     assert land.counts() == {"stored": 2, "mirror": 2, "mixture": 2, "spurious": 0}
-    at.radio(key="ls_bmodel").set_value("dense").run()
+    at.radio(key="landscape_bmodel").set_value("dense").run()
     dense = binary_expected("dense", X)
     assert_binary_shows(at, dense, 16)
     assert dense.counts()["stored"] == 5 and dense.counts()["mirror"] == 0
-    at.slider(key="ls_bd").set_value(9).run()
-    at.number_input(key="ls_bseed").set_value(7).run()
+    at.slider(key="landscape_bd").set_value(9).run()
+    at.number_input(key="landscape_bseed").set_value(7).run()
     assert_binary_shows(at, binary_expected("dense", L.random_patterns(5, 9, 7)), 9)
     assert qp(at, "bd") == "9" and qp(at, "bseed") == "7" and qp(at, "bmodel") == "dense"
-    at.radio(key="ls_bx").set_value("hamming").run()
+    at.radio(key="landscape_bx").set_value("hamming").run()
     assert "Hamming distance to x1" in show(at, BINARY).dataframe[0].value.columns
     assert not at.exception
 
@@ -282,7 +282,7 @@ def test_binary_tab_with_stored_images_shrunk_to_4x4():
     at = open_app("landscape", query={"view": "states", "bsrc": "store", "bn": "3", "bd": "16"})
     X = np.stack([to_bipolar(resize(preset_image("letters", c, 64), (4, 4))) for c in "HOX"])
     assert_binary_shows(at, binary_expected("classical", X), 16)
-    at.slider(key="ls_bd").set_value(12).run()
+    at.slider(key="landscape_bd").set_value(12).run()
     assert any("set d = 16" in w.value for w in show(at, BINARY).warning)
     assert_binary_shows(at, binary_expected("classical", L.random_patterns(3, 12, 0)), 12)
 

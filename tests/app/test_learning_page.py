@@ -48,8 +48,11 @@ def test_the_default_view_is_the_cores_training_run():
     np.testing.assert_allclose(array(trace(curves, "held out")["y"]), np.array(t.held)[::5])
     # the background is log p of the current patterns on the grid
     contour = fig["data"][0]
-    from ui.learning.figures import background
-    np.testing.assert_allclose(array(contour["z"]).ravel(), background(t.path[0], 2.0, "density")[1].ravel())
+    g = np.linspace(-4, 4, 81)
+    U, V = np.meshgrid(g, g)
+    np.testing.assert_allclose(array(contour["x"]), g)
+    np.testing.assert_allclose(array(contour["z"]).ravel(),
+                               ebm.log_density(t.path[0], np.c_[U.ravel(), V.ravel()], 2.0))
 
 
 def test_step_run_reset_walk_the_training():
@@ -114,7 +117,7 @@ def test_images_learn_from_the_store():
     from hopfield_core import images as im
 
     at = open_app(PAGE)
-    open_tab(at, "eb_view", "images")
+    open_tab(at, "learning_view", "images")
     assert not at.warning and len(at.get("plotly_chart")) == 1
     stored = at.session_state["store"]  # the default store: H, O, X, 16 x 16 grey
     data = np.stack([im.to_continuous(im.resize(s.image, (16, 16))) for s in stored])
@@ -124,7 +127,7 @@ def test_images_learn_from_the_store():
     assert metric(at, "after 100 Adam steps") == f"{t.history[-1]:.2f}"
     assert metric(at, "NLL per pixel value") == f"{t.history[-1] / 256:.3f}"  # d = 16 x 16
     assert t.history[-1] < t.history[0]
-    at.slider(key="eb_img_N").set_value(5).run()
+    at.slider(key="learning_img_N").set_value(5).run()
     assert any("only 3 stored images" in w.value for w in at.warning)
 
 
@@ -149,7 +152,7 @@ def test_each_tabs_explanation_describes_what_that_tab_shows():
     plane = how_it_works(at)
     assert "the dashed curve scores the model" in plane and "samples in the last chart" in plane
     assert len(at.get("plotly_chart")) == 3  # the plane, the two NLL curves, the samples
-    open_tab(at, "eb_view", "images")
+    open_tab(at, "learning_view", "images")
     images = how_it_works(at)
     curves = [c for c in at.get("plotly_chart") if "eb_img_nll" in c.proto.id]
     assert len(at.get("plotly_chart")) == 1 and len(curves) == 1
@@ -176,3 +179,48 @@ def test_play_swaps_the_scrub_slider_for_a_progress_bar():
     at.button(key="learning_play").click().run()
     assert at.session_state["learning_playing"]
     assert "learning_scrub" not in [s.key for s in at.slider] and len(at.get("progress")) == 1
+
+
+CENTRES = np.array([[-1.8, -1.8], [1.8, -1.8], [-1.8, 1.8], [1.8, 1.8]])  # ebm_data's clusters
+
+
+def settled(N, seed=0):
+    """After the page's Play (300 Adam steps, the other settings as the page opens): how many
+    patterns sit within 0.3 of a cluster's centre, how many clusters they cover, each pattern's
+    share R_mu of the training data and the patterns themselves."""
+    train, _, t = expected_run(N=N, seed=seed)
+    dist = np.linalg.norm(t.X[:, None] - CENTRES[None], axis=2)      # (N, 4)
+    on = dist.min(axis=1) < 0.3
+    scores = 2.0 * train @ t.X.T                                      # beta = 2
+    r = np.exp(scores - scores.max(axis=1, keepdims=True))
+    r /= r.sum(axis=1, keepdims=True)
+    return int(on.sum()), len(set(dist.argmin(axis=1)[on])), r.mean(axis=0), t.X
+
+
+def test_try_this_four_of_six_patterns_settle_on_the_clusters_and_two_starve():
+    """'Four of them settle, one on each cluster; the other two win almost none of the data
+    (their share R_mu falls to about 0) ... stall short of any cluster. Set N = 4: at seed 0
+    each pattern takes a cluster of its own (not at every seed: at seed 2 one starves and
+    another sits between two clusters). Then set N = 2: each pattern settles between two
+    clusters' (not 'each settles on a cluster')."""
+    assert "Four of them settle, one on each cluster" in explain.PROMPTS
+    on, covered, R, X = settled(6)
+    assert (on, covered) == (4, 4) and int((R < 0.01).sum()) == 2
+    starved = R < 0.01
+    assert np.all(np.linalg.norm(X[starved][:, None] - CENTRES[None], axis=2).min(axis=1) > 1)
+    on, covered, R, _ = settled(4)
+    assert (on, covered) == (4, 4) and R.min() > 0.15                # one each, at seed 0
+    on, covered, R, X = settled(4, seed=2)
+    assert on < 4 and int((R < 0.01).sum()) == 1                     # not at every seed
+    assert any(between(x) and R[i] > 0.3 for i, x in enumerate(X))
+    _, _, R, X = settled(2)                                           # N = 2
+    assert all(between(x) for x in X) and np.all(R > 0.4)           # the two share the data
+
+
+def between(x) -> bool:
+    """x sits between two neighbouring clusters: as far from the one as from the other (to
+    within 0.5), and away from both."""
+    d = np.sort(np.linalg.norm(CENTRES - x, axis=1))
+    first, second = CENTRES[np.argsort(np.linalg.norm(CENTRES - x, axis=1))[:2]]
+    neighbours = np.isclose(np.linalg.norm(first - second), 3.6)  # a side of the square
+    return bool(neighbours and d[0] > 1 and d[1] - d[0] < 0.5)

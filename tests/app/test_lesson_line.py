@@ -38,11 +38,11 @@ def columns_of(at, container_key: str) -> int:
 def test_a_link_that_hides_changed_controls_names_them_in_one_line():
     at = open_app("classical", query=LESSON)
     assert lines(at) == ["Settings for this lesson: temperature T = 0.1, learning rule Storkey."]
-    assert "cl_temperature" not in [s.key for s in at.slider]
-    assert "cl_rule" not in [s.key for s in at.selectbox]
-    assert at.radio(key="cl_mode").value == "async"  # the others still show
+    assert "classical_T" not in [s.key for s in at.slider]
+    assert "classical_rule" not in [s.key for s in at.selectbox]
+    assert at.radio(key="classical_mode").value == "async"  # the others still show
     assert columns_of(at, "controls_classical") == 2  # mode and steps: no empty gap
-    at.radio(key="cl_mode").set_value("sync").run()  # a rerun keeps the line, once
+    at.radio(key="classical_mode").set_value("sync").run()  # a rerun keeps the line, once
     assert lines(at) == ["Settings for this lesson: temperature T = 0.1, learning rule Storkey."]
 
 
@@ -68,7 +68,7 @@ def test_hidden_controls_outside_a_row_are_named_at_the_top_of_the_page():
     at = open_app("dense", query={"n": "6", "n_hide": "1", "q_corruption": "noise",
                                   "q_corruption_hide": "1", "q_seed_hide": "1"})
     assert lines(at) == ["Settings for this lesson: corruption Gaussian noise, degree n = 6."]
-    assert "q_corruption" not in [s.key for s in at.selectbox] and "dn_degree" not in [s.key for s in at.slider]
+    assert "q_corruption" not in [s.key for s in at.selectbox] and "dense_n" not in [s.key for s in at.slider]
 
 
 def test_a_hidden_control_of_a_section_not_shown_is_not_named():
@@ -95,7 +95,8 @@ def test_each_kind_of_field_is_named_in_words():
 def _row_script():
     import streamlit as st
 
-    from ui.settings import Int, Settings
+    from ui.setting_fields import Int
+    from ui.settings import Settings
 
     S = Settings("rowtest", [Int("a", "A", 1, 0, 9), Int("b", "B", 2, 0, 9), Int("c", "C", 3, 0, 9)]).bind()
     c = S.row(["a", "b", "c"], widths=[1, 2, 3])

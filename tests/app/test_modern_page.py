@@ -15,7 +15,7 @@ TOL = 1e-6
 
 
 def patterns(keys, size=16):
-    """ui.state's continuous recipe: 64 px presets, resized, centred, unit norm."""
+    """ui.patterns' continuous recipe: 64 px presets, resized, centred, unit norm."""
     return np.stack([to_continuous(resize(preset_image(*k.split("/"), 64), (size, size)),
                                    unit_norm=True) for k in keys])
 
@@ -81,12 +81,12 @@ def test_near_duplicates_give_a_metastable_state_that_a_larger_beta_separates():
     assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "metastable"
     assert int(metric(at, "k90")) == k90(ref.weights[-1]) == 2
     at.button(key="modern_run_all").click().run()
-    assert any("Metastable state: an average of O, Q" in i.value for i in at.info)
-    at.select_slider(key="mh_beta").set_value(50.0).run()
+    assert any("Metastable state: a blend of O, Q." in i.value for i in at.info)
+    at.select_slider(key="modern_beta").set_value(50.0).run()
     ref = ModernHopfield(X, 50.0).run(q, max_steps=100, tol=TOL)
     assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "single"
     assert int(metric(at, "Steps taken")) == ref.steps
-    at.select_slider(key="mh_beta").set_value(1.0).run()
+    at.select_slider(key="modern_beta").set_value(1.0).run()
     assert metric(at, "Fixed point") == "global"
     assert not at.exception
 
@@ -94,9 +94,9 @@ def test_near_duplicates_give_a_metastable_state_that_a_larger_beta_separates():
 def test_url_params_seed_beta_gamma_and_the_step_limit():
     at = open_app("modern", query={"presets": ",".join(OQX), "beta": "30", "gamma": "0.5",
                                    "steps": "250"})
-    assert at.select_slider(key="mh_beta").value == 30.0
-    assert at.slider(key="mh_gamma").value == 0.5
-    assert at.number_input(key="mh_steps").value == 250
+    assert at.select_slider(key="modern_beta").value == 30.0
+    assert at.slider(key="modern_gamma").value == 0.5
+    assert at.number_input(key="modern_steps").value == 250
     X = patterns(OQX)
     ref = ModernHopfield(X, 30.0).run(query(X), max_steps=250, tol=TOL, gamma=0.5)
     assert int(metric(at, "Steps taken")) == ref.steps
@@ -104,7 +104,7 @@ def test_url_params_seed_beta_gamma_and_the_step_limit():
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert qp["beta"] == "30" and qp["gamma"] == "0.5" and qp["steps"] == "250"
     # and the widgets write back into the link
-    at.slider(key="mh_gamma").set_value(0.2).run()
+    at.slider(key="modern_gamma").set_value(0.2).run()
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert qp["gamma"] == "0.2"
 
@@ -113,10 +113,10 @@ def test_changing_gamma_and_the_step_limit_reruns_the_dynamics():
     at = open_app("modern")
     X = patterns(HOX)
     q = query(X)
-    at.slider(key="mh_gamma").set_value(0.1).run()
+    at.slider(key="modern_gamma").set_value(0.1).run()
     ref = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL, gamma=0.1)
     assert int(metric(at, "Steps taken")) == ref.steps == 94
-    at.number_input(key="mh_steps").set_value(20).run()
+    at.number_input(key="modern_steps").set_value(20).run()
     ref = ModernHopfield(X, 10.0).run(q, max_steps=20, tol=TOL, gamma=0.1)
     assert not ref.converged
     assert int(metric(at, "Steps taken")) == 20
@@ -190,7 +190,7 @@ def test_bound_table_matches_retrieval_bound():
         assert not ModernHopfield(X, need * (1 - 1e-6)).retrieval_bound().satisfied[i]
     assert any("1 of 3 patterns meet the bound" in t
                and "(O and Q) are guaranteed from beta = 70.5" in t for t in texts(at))
-    at.select_slider(key="mh_beta").set_value(100.0).run()
+    at.select_slider(key="modern_beta").set_value(100.0).run()
     df = table(at, "separation Delta_i")
     rb = ModernHopfield(X, 100.0).retrieval_bound()
     np.testing.assert_allclose(df["bound at this beta"], rb.bound, rtol=1e-12)
@@ -221,7 +221,7 @@ def test_extreme_betas_give_finite_numbers(beta):
     assert not at.exception
     assert math.isfinite(float(metric(at, "Energy")))
     for view in ("sweep", "bound", "step"):
-        open_tab(at, "mh_section", view)
+        open_tab(at, "modern_view", view)
         assert at.dataframe, view
         for df in at.dataframe:
             numeric = df.value.select_dtypes("number").to_numpy(dtype=float)
@@ -235,12 +235,12 @@ def test_bad_link_values_warn_and_fall_back():
     assert "beta = `abc` (Inverse temperature beta (log scale)), which is not a number; using 10." in warnings
     assert "gamma = `5` (Step size gamma), which is outside 0.01 to 1; using 1." in warnings
     assert "steps = `0` (Step limit), which is outside 1 to 2000; using 1." in warnings
-    assert at.select_slider(key="mh_beta").value == 10.0
-    assert at.slider(key="mh_gamma").value == 1.0
-    assert at.number_input(key="mh_steps").value == 1
+    assert at.select_slider(key="modern_beta").value == 10.0
+    assert at.slider(key="modern_gamma").value == 1.0
+    assert at.number_input(key="modern_steps").value == 1
     at = open_app("modern", query={"beta": "42", "gamma": "0.333"})
-    assert at.select_slider(key="mh_beta").value == 50.0
-    assert at.slider(key="mh_gamma").value == 0.33
+    assert at.select_slider(key="modern_beta").value == 50.0
+    assert at.slider(key="modern_gamma").value == 0.33
     assert any("beta = `42`" in w.value and "not a step of the slider" in w.value and "using 50."
                in w.value for w in at.warning)
     assert not at.exception

@@ -7,7 +7,7 @@ from tests.app.conftest import open_app
 from hopfield_core import ClassicalHopfield, drawing
 from hopfield_core.images import corrupt, resize, to_bipolar
 from hopfield_core.presets import preset_image
-import ui.state
+import ui.patterns
 
 CELL = 20  # a 16 x 16 grid shown 320 px wide
 
@@ -55,7 +55,7 @@ def test_draw_store_and_share_a_pattern(page):
     shared = open_app(page, query={"presets": qp(at, "presets")})  # another student's link
     assert any("Pattern store (4/40)" in h.value for h in shared.sidebar.subheader)
     # the networks see exactly the drawing, cell for cell: ink is -1
-    ps = ui.state._pattern_set((drawing.key(grid),), ("d",), 16, False, "threshold", True,
+    ps = ui.patterns._pattern_set((drawing.key(grid),), ("d",), 16, False, "threshold", True,
                                (drawing.to_image(grid, 64),))
     assert np.array_equal(ps.X[0], np.where(grid, -1, 1).ravel())
     # storing the same drawing twice is explained, storing an empty grid too

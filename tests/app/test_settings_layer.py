@@ -7,23 +7,13 @@ from pathlib import Path
 import pytest
 from tests.app.conftest import open_app
 
-from ui.attention.settings import SETTINGS as ATTENTION
-from ui.capacity_lab.settings import SETTINGS as CAPACITY
-from ui.learning.settings import SETTINGS as LEARNING
-from ui.attention_family.settings import SETTINGS as FAMILY
-from ui.classical.settings import SETTINGS as CLASSICAL
-from ui.dense.settings import SETTINGS as DENSE
-from ui.energy_transformer.settings import SETTINGS as ET
-from ui.landscape.settings import SETTINGS as LANDSCAPE
-from ui.modern.settings import SETTINGS as MODERN
+from ui import page_registry, shared_settings
+from ui.settings import WIDGETS, Settings
 from ui.shared_settings import SIDEBAR
-from ui.side_by_side.settings import SETTINGS as SIDE_BY_SIDE
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = {"classical": CLASSICAL, "dense": DENSE, "modern": MODERN, "landscape": LANDSCAPE,
-         "side_by_side": SIDE_BY_SIDE, "attention": ATTENTION, "energy_transformer": ET,
-         "capacity_lab": CAPACITY, "learning": LEARNING,
-         "attention_family": FAMILY}
+PAGES = {p.file: page_registry.settings_of(p.file) for p in page_registry.PAGES if p.settings}
+LEARNING, LANDSCAPE = PAGES["learning"], PAGES["landscape"]
 JUNK = {
     "negative": "-1",
     "huge": "1e308",
@@ -177,19 +167,19 @@ def test_repeated_keys_use_the_last_and_say_so():
     assert "The link sets n 2 times; using the last, `5`." in notes
     assert "The link sets q_seed 3 times; using the last, `3`." in notes
     assert qp(at, "n") == "5" and qp(at, "q_seed") == "3"
-    assert at.slider(key="dn_degree").value == 5
+    assert at.slider(key="dense_n").value == 5
 
 
 def test_a_link_can_hide_a_control_and_its_value_still_applies():
     at = open_app("dense", query={"n": "6", "n_hide": "1", "mode_hide": "1"})
-    assert "dn_degree" not in [s.key for s in at.slider]
-    assert "dn_mode" not in [r.key for r in at.radio]
-    assert "dn_rectified" in [t.key for t in at.toggle]  # the others are still there
-    assert at.session_state["_settings"]["dn_degree"] == 6  # the hidden value is in use
+    assert "dense_n" not in [s.key for s in at.slider]
+    assert "dense_mode" not in [r.key for r in at.radio]
+    assert "dense_rect" in [t.key for t in at.toggle]  # the others are still there
+    assert at.session_state["_settings"]["dense_n"] == 6  # the hidden value is in use
     assert qp(at, "n") == "6" and qp(at, "n_hide") == "1" and qp(at, "mode_hide") == "1"
-    at.toggle(key="dn_rectified").set_value(True).run()  # a rerun keeps it hidden and in use
-    assert "dn_degree" not in [s.key for s in at.slider]
-    assert at.session_state["_settings"]["dn_degree"] == 6 and qp(at, "n_hide") == "1"
+    at.toggle(key="dense_rect").set_value(True).run()  # a rerun keeps it hidden and in use
+    assert "dense_n" not in [s.key for s in at.slider]
+    assert at.session_state["_settings"]["dense_n"] == 6 and qp(at, "n_hide") == "1"
 
 
 def test_a_link_that_names_patterns_the_store_lacks_says_so():
@@ -211,3 +201,36 @@ def test_no_page_reads_the_link_itself():
 def test_no_page_file_is_long():
     for path in (ROOT / "app_pages").glob("*.py"):
         assert len(path.read_text().splitlines()) <= 200, path
+
+
+def test_every_field_is_drawn_by_a_widget_of_the_layer_and_every_widget_is_used():
+    """Settings.show draws a field by its widget (ui.settings.WIDGETS): no field names a widget
+    the layer lacks (custom fields draw their own: "none"), and the table has no dead entry."""
+    fields = [f for S in (SIDEBAR, *PAGES.values()) for f in S.fields.values()]
+    assert {f.widget for f in fields if f.kind != "custom"} == set(WIDGETS)
+    assert {f.widget for f in fields if f.kind == "custom"} == {"none"}
+
+
+WRITE = re.compile(r"st\.session_state(?:\.(\w+)|\[[\"'](\w+)[\"']\])\s*(?:=[^=]|\|=|\+=)"
+                   r"|st\.session_state\.(?:setdefault|pop|update)\([\"'](\w+)")
+
+
+def settings_written(line: str, keys: set[str]) -> set[str]:
+    return {k for m in WRITE.finditer(line) for k in m.groups() if k in keys}
+
+
+def test_no_module_writes_a_setting_beside_the_layer():
+    """A demo loader or a callback sets a value with Settings.assign (which keeps the layer's
+    copy and the widget's in step), never by writing the widget's session key itself."""
+    shared = [S for S in vars(shared_settings).values() if isinstance(S, Settings)]
+    keys = {S.state_key(k) for S in (*shared, *PAGES.values())
+            for k, f in S.fields.items() if f.kind != "kept"}  # kept: stored by their owners
+    assert {"size", "q_seed", "dense_n"} <= keys
+    assert settings_written('    st.session_state.size = 8', keys) == {"size"}  # the check bites
+    assert settings_written('st.session_state["dense_n"] = 3', keys) == {"dense_n"}
+    found = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+             for path in [*(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")]
+             if path != ROOT / "ui" / "settings.py"
+             for i, line in enumerate(path.read_text().splitlines(), 1)
+             if settings_written(line, keys)]
+    assert not found, found

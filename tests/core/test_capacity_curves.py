@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from hopfield_core.capacity import (curves, log10_polynomial_capacity, rules, stores, success_curve,
+from hopfield_core.capacity import (curves, log10_polynomial_capacity, rules, success_curve,
                                     success_point)
-from hopfield_core.capacity.curves import basin_map, separation_guaranteed
+from hopfield_core.capacity.curves import basin_map
 from hopfield_core.capacity.stores import Stream
 from hopfield_core.capacity.phase import phase_diagram
 from hopfield_core.classical import ClassicalHopfield
@@ -121,20 +121,6 @@ def test_modern_update_equals_the_modern_class():
     new = rules.modern_update(X, q, 0.5)
     for t in range(len(X)):
         np.testing.assert_allclose(new[t], ModernHopfield(X[t], beta=0.5).step(q[t]), atol=1e-12)
-
-
-def test_separation_condition_by_hand():
-    X = np.array([[[1.0, 1, 1, 1], [1, 1, 1, -1]]])  # Delta = 4 - 2 = 2, N = 2, M^2 = 4
-    need = lambda beta: 2 / (beta * 2) + math.log(2 * 1 * 2 * beta * 4) / beta  # noqa: E731
-    assert need(10.0) < 2 < need(1.0)
-    assert separation_guaranteed(X, 10.0)[0] and not separation_guaranteed(X, 1.0)[0]
-    # the sphere around x_0 has radius 1/(beta N M) = 1/(10 * 2 * 2) = 0.025: a query 0.02
-    # away is covered, one 0.03 away (or a flipped bit, 2 away) is not
-    x0 = X[:, 0, :]
-    for offset, covered in ((0.0, True), (0.02, True), (0.03, False)):
-        q = x0 + np.array([[offset, 0, 0, 0]])
-        assert separation_guaranteed(X, 10.0, q)[0] == covered
-    assert not separation_guaranteed(X, 10.0, x0 * np.array([[-1, 1, 1, 1]]))[0]
 
 
 @pytest.mark.parametrize("flip", [0.0, 0.05, 0.2, 0.4])

@@ -1,7 +1,7 @@
-"""When the dense network calls a neuron's two choices a tie (hopfield_core.dense._tolerance):
-only when float64 cannot tell them apart. Oracle: the exact comparison, in whole numbers for the
-polynomial and in 50-digit decimals for the exponential (issue 34, item 21: a fixed relative
-1e-12 kept bits whose energy fell by 4e-11).
+"""When the dense network calls a neuron's two choices a tie
+(hopfield_core.numerics.tie_tolerance): only when float64 cannot tell them apart. Oracle: the
+exact comparison, in whole numbers for the polynomial and in 50-digit decimals for the
+exponential (issue 34, item 21: a fixed relative 1e-12 kept bits whose energy fell by 4e-11).
 
 # N patterns, d neurons; up / down (d, N): the overlaps with neuron i set to +1 / -1
 """
@@ -11,7 +11,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from hopfield_core.dense import DenseAssociativeMemory, _logsumexp
+from hopfield_core.capacity import rules
+from hopfield_core.dense import DenseAssociativeMemory
+from hopfield_core.numerics import logsumexp
 
 EPS = np.finfo(np.float64).eps
 getcontext().prec = 50
@@ -51,8 +53,8 @@ def sign(x) -> int:
 
 
 def bound(N: int, L: np.ndarray) -> np.ndarray:
-    """The exponential's rounding bound, 2 EPS (L + 2 N) (hopfield_core.dense._tolerance), from
-    the exact L."""
+    """The exponential's rounding bound, 2 EPS (L + 2 N) (hopfield_core.numerics.tie_tolerance),
+    from the exact L."""
     return 2 * EPS * (L + 2 * N)
 
 
@@ -69,7 +71,7 @@ def test_real_differences_of_4e_11_flip_that_a_relative_1e_12_kept():
     exact, L = exact_exponential(up, down, 2.0)
     tol = bound(40, L)
     assert tol.max() < 1e-13
-    computed = _logsumexp(2.0 * up) - _logsumexp(2.0 * down)  # what the step compares
+    computed = logsumexp(2.0 * up) - logsumexp(2.0 * down)  # what the step compares
     assert max(abs(c - float(e)) for c, e in zip(computed, exact)) < 1e-14  # its rounding
     old_tie = [abs(float(e)) <= 1e-12 * (1 + a) for e, a in zip(exact, L)]
     wrong = [i for i, e in enumerate(exact) if old_tie[i] and e != 0 and sign(e) != s[i]]
@@ -84,6 +86,26 @@ def test_real_differences_of_4e_11_flip_that_a_relative_1e_12_kept():
         if abs(float(e)) > 2 * tol[i]:
             assert new[i] == sign(e), i
 
+
+
+def test_the_capacity_lab_makes_the_same_choices_at_those_near_ties():
+    """The lab's batched rule (capacity/rules.pairwise) used its own relative 1e-12 and kept
+    these three neurons; it now uses the network's tolerance: the same flips, and the same
+    decision at every neuron of nearly cancelling states, for both interactions."""
+    rng = np.random.default_rng(27)
+    X = np.sign(rng.standard_normal((40, 100)))
+    s = np.sign(rng.standard_normal(100))
+    XT = X.T[None].astype(np.int8)  # (1, d, N) as the lab keeps a store
+    net = DenseAssociativeMemory(X, "exponential", beta=2.0)
+    lab = rules.pairwise(XT, s[None], "exponential", {"beta": 2.0})[0]
+    np.testing.assert_array_equal(lab, net.step(s, mode="sync"))
+    assert np.sum(lab != s) >= 3
+    for state in mixtures(X, rng):
+        for variant, params, cls in (("exponential", {"beta": 2.0}, net),
+                                     ("dense", {"degree": 4},
+                                      DenseAssociativeMemory(X, "polynomial", degree=4))):
+            np.testing.assert_array_equal(rules.pairwise(XT, state[None], variant, params)[0],
+                                          cls.step(state, mode="sync"))
 
 def mixtures(X: np.ndarray, rng) -> list[np.ndarray]:
     """States where the two choices nearly cancel: mixtures of 2 and 3 patterns, a random state."""
@@ -104,7 +126,7 @@ def test_the_exponential_agrees_with_the_exact_comparison(N, d, beta, seed):
         up, down = choices(X, s)
         exact, L = exact_exponential(up, down, beta)
         tol = bound(N, L)
-        computed = _logsumexp(beta * up) - _logsumexp(beta * down)
+        computed = logsumexp(beta * up) - logsumexp(beta * down)
         assert all(abs(c - float(e)) <= t for c, e, t in zip(computed, exact, tol))  # the bound
         new = net.step(s, mode="sync")
         for i, e in enumerate(exact):
@@ -152,6 +174,34 @@ def paired(N: int, d: int, rng) -> np.ndarray:
     twin[:, 0] *= -1
     return np.concatenate([half, twin])
 
+
+
+def test_a_polynomial_difference_of_9_rounding_bounds_is_acted_on():
+    """Pairs of patterns that differ only at neuron 0 cancel exactly (at overlaps near d, so the
+    scale is 2e13 in whole numbers), and one more pattern, orthogonal to the rest of the state,
+    tips neuron 0 by exactly 2: a relative 9.6e-14, about 9 times the rounding bound but under
+    a relative 1e-12 (the capacity lab's old tie, which kept it). The network and the lab flip
+    it, as the exact comparison says."""
+    rng = np.random.default_rng(0)
+    d, P, n = 201, 20, 5
+    s = np.sign(rng.standard_normal(d))
+    s[0] = -1.0
+    half = np.tile(s, (P, 1))  # (P, d): the state with 4 of the other neurons flipped
+    for row in half:
+        row[1 + rng.choice(d - 1, size=4, replace=False)] *= -1
+    twin = half.copy()
+    twin[:, 0] *= -1
+    extra = s.copy()
+    extra[0] = 1.0
+    extra[1 + rng.choice(d - 1, size=(d - 1) // 2, replace=False)] *= -1  # rest overlap 0
+    X = np.concatenate([half, twin, extra[None]])  # (2 P + 1, d)
+    up, down = choices(X, s)
+    exact = exact_polynomial(up[:1], down[:1], n, False)[0]
+    scale = sum(abs(int(a)) ** n + abs(int(b)) ** n for a, b in zip(up[0], down[0]))
+    assert exact == 2 and 2 * EPS * (n + 2 * P + 2) < exact / scale < 1e-12
+    net = DenseAssociativeMemory(X, "polynomial", degree=n)
+    assert net.step(s, mode="sync")[0] == 1.0
+    assert rules.pairwise(X.T[None].astype(np.int8), s[None], "dense", {"degree": n})[0, 0] == 1.0
 
 @pytest.mark.parametrize("interaction, kw", [
     ("exponential", {"beta": 1e-3}), ("exponential", {"beta": 2.0}),

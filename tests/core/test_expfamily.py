@@ -9,7 +9,7 @@ import torch
 
 from hopfield_core import ModernHopfield
 from hopfield_core import expfamily as ef
-from hopfield_core.modern import softmax
+from hopfield_core.numerics import softmax
 
 BETAS = [1e-3, 0.3, 1.0, 4.0, 1e3]
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from hopfield_core import ModernHopfield
-from hopfield_core.metastable import (beta_sweep, bound_beta, bound_value, kind_ranges, log_grid,
-                                      nearest_pattern, representative_betas, retrieval_radius,
-                                      snap)
+from hopfield_core.bound import bound_beta, bound_value, retrieval_radius
+from hopfield_core.metastable import (beta_sweep, kind_ranges, log_grid, nearest_pattern,
+                                      representative_betas, snap)
 
 
 def unit_rows(rng, N, d):

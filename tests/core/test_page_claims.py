@@ -121,10 +121,10 @@ def test_the_triangle_centre_turns_into_a_hill_at_beta_2():
 # ---------------------------------------------------------------- home page
 
 def test_beyond_the_critical_load_a_stored_pattern_keeps_only_part_of_itself():
-    """Home: "beyond that, fewer and fewer of the stored patterns are fixed points: started at
-    one, the network slides away to a state that keeps only part of it, and less the more
-    patterns are stored (at d = 200 the final overlap with the pattern ... averages 0.76 with
-    0.2 d patterns and 0.57 with 0.25 d)". Not "resembles none of the memories": at finite d
+    """Home: "beyond that the memory near each pattern is lost: started at one, the network
+    slides away to a state that keeps only part of it, and less the more patterns are stored
+    (at d = 200 the final overlap with the pattern ... averages 0.76 with 0.2 d patterns and
+    0.57 with 0.25 d)". Not "resembles none of the memories": at finite d
     the state it reaches still overlaps the pattern by more than 0.4 on average up to 0.3 d."""
     d, loads = 200, np.array([0.14, 0.16, 0.2, 0.25, 0.3])
     ns = np.round(loads * d).astype(int)
@@ -249,3 +249,150 @@ def test_o_and_q_need_beta_70_5_and_x_3_6():
     for s, lo, hi in [(sep[0], 70.45, 70.55), (sep[2], 3.55, 3.65)]:
         assert _bound(lo, N, M) > s > _bound(hi, N, M)
         assert np.all(_bound(later * hi / 80.0, N, M) < s)
+
+
+# ---------------------------------------------------------------- home page, the road (issue 34 review)
+
+def test_the_classical_network_holds_0_138_d_patterns_each_with_a_few_bits_wrong():
+    """Home, road item 1: 'It holds about 0.138 d random patterns in d neurons, each recalled
+    with at most about 1.6 % of its bits wrong (Amit, Gutfreund and Sompolinsky); beyond that
+    the memory near each pattern is lost'. Not 'beyond that, fewer and fewer of the stored
+    patterns are fixed points': well below 0.138 d many patterns already are not exact fixed
+    points (at d = 200 and 0.14 d only 58 % are), they are recalled with a few bits wrong."""
+    from hopfield_core.capacity import ags
+    from ui.home import explain
+
+    assert explain.ALPHA == "0.138" and f"{critical_alpha(0.0):.3f}" == "0.138"
+    wrong = (1 - ags.retrieval_overlap(critical_alpha(0.0) - 1e-5, 0.0)) / 2
+    assert round(100 * wrong, 1) == 1.6                           # at most about 1.6 %
+    assert ags.retrieval_overlap(critical_alpha(0.0) + 1e-3, 0.0) == 0.0  # beyond: lost
+    d, loads = 200, np.array([0.05, 0.1, 0.14])
+    c = success_curve("classical-async", d, np.round(loads * d).astype(int), 200, rng=0)
+    assert c.stable[-1] < 0.7 and c.stable[1] < 0.95              # not all fixed points
+    assert np.all((1 - c.mean_overlap) / 2 <= 0.0165)              # a few bits wrong, at most
+
+
+def test_polynomial_capacity_grows_like_d_to_the_n_minus_1_not_equal_to_it():
+    """Home, road item 2: 'a polynomial z^n stores a number of patterns that grows like
+    d^(n-1)' (Krotov and Hopfield: d^(n-1) / (2 (2n-3)!! ln d)), not 'about d^(n-1)'."""
+    from hopfield_core.capacity.theory import log10_polynomial_capacity
+
+    for n in (3, 4, 5):
+        for d in (64, 256, 1024):
+            assert 10 ** log10_polynomial_capacity(d, n) < 0.05 * d ** (n - 1)
+        slope = (log10_polynomial_capacity(2 ** 20, n) - log10_polynomial_capacity(2 ** 19, n)) \
+            / np.log10(2)
+        assert slope == pytest.approx(n - 1, abs=0.1)             # grows like d^(n-1)
+
+
+def test_one_update_retrieves_only_when_the_patterns_are_separated_and_beta_is_large():
+    """Home, road item 3: 'When the patterns are well separated and the inverse temperature
+    beta is large, one update retrieves a pattern' (H, O, X as the modern page opens)."""
+    from tests.app.test_modern_page import HOX
+
+    X = patterns(HOX)
+    q = query(X)
+    assert np.linalg.norm(q - X[0]) > 0.9
+    assert np.linalg.norm(ModernHopfield(X, 10.0).step(q) - X[0]) < 0.01   # beta 10: one step
+    assert np.linalg.norm(ModernHopfield(X, 1.0).step(q) - X[0]) > 0.5     # beta 1: no
+    Y = patterns(OQX)                                                       # O, Q near-twins
+    assert np.linalg.norm(ModernHopfield(Y, 10.0).step(query(Y)) - Y[0]) > 0.1
+
+
+def test_recall_ends_in_the_valley_whose_basin_holds_the_query_not_always_the_nearest():
+    """Home and landscape: 'the valley whose basin holds the query (usually, not always, the
+    nearest)'. In the landscape's 2-D world, with one pattern longer than the others, a query
+    nearer x2 rolls to x1."""
+    X = np.array([(1.5, 0.0), (-0.5, 0.866), (-0.5, -0.866)])
+    q = np.array([0.0, 0.3])
+    assert int(np.argmin(np.linalg.norm(X - q, axis=1))) == 1             # nearest: x2
+    run = ModernHopfield(X, beta=3.0).run(q, max_steps=200, tol=1e-9)
+    assert run.converged and np.linalg.norm(run.final - X[0]) < 1e-3     # ends at x1
+
+
+# ---------------------------------------------------------------- dense page (issue 34 review)
+
+def test_the_exponential_stores_up_to_2_to_the_d_over_2_fewer_for_noisy_queries():
+    """'it stores exponentially many patterns, up to about 2^(d/2) random ones (fewer when the
+    query is noisy)': Demircigil et al.'s exp(alpha d), alpha < I(1 - 2 rho) / 2."""
+    from hopfield_core.capacity.theory import exponential_alpha
+
+    assert exponential_alpha(0.0) == pytest.approx(np.log(2) / 2)        # e^(d ln2 / 2) = 2^(d/2)
+    rhos = [0.0, 0.05, 0.1, 0.2, 0.3]
+    assert np.all(np.diff([exponential_alpha(r) for r in rhos]) < 0)    # fewer when noisy
+
+
+def test_e_to_the_z_would_reach_10_to_the_111_at_d_256():
+    """'e^z would already reach 10^111 at d = 256': at a stored pattern x . xi = d."""
+    X = letters("HOX")
+    d = X.shape[1]
+    log10_E = np.log10(np.sum(np.exp(X @ X[0] - d))) + d / np.log(10)    # log10 sum e^(x . xi)
+    assert d == 256 and int(log10_E) == 111
+
+
+def test_the_classical_network_keeps_none_of_the_26_letters():
+    """Dense capacity caption: 'Store all 26 letters at 16 px to see the classical network
+    keep none of them' (the chart counts it as the dense memory of degree 2)."""
+    from hopfield_core import DenseAssociativeMemory
+
+    X = letters("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert X.shape == (26, 256)
+    assert int(stable_patterns(ClassicalHopfield(X), X).sum()) == 0
+    assert int(stable_patterns(DenseAssociativeMemory(X, degree=2), X).sum()) == 0
+
+
+# ---------------------------------------------------------------- capacity lab (issue 34 review)
+
+def test_past_flip_0_only_a_single_pattern_at_small_beta_is_guaranteed():
+    """'past flip 0 the line is at 0 ... The one exception in this lab is a single stored
+    pattern at small beta: its sphere's radius 1/(beta sqrt d) reaches 2 when
+    beta sqrt d <= 1/2 (at d = 16 and beta = 0.05 it is 5, wide enough for 6 flipped bits)'."""
+    from ui.capacity_lab import explain
+    from ui.capacity_lab.settings import BETAS
+
+    assert "wide enough for 6 flipped bits" in explain.CURVES
+    assert 1 / (0.05 * np.sqrt(16)) == pytest.approx(5.0)
+    for k, covered in ((1, 1.0), (6, 1.0), (7, 0.0)):
+        c = success_curve("modern", 16, [1, 2], 10, flip=k / 16, rng=0, beta=0.05)
+        assert list(c.guaranteed) == [covered, 0.0], k
+    for beta in BETAS:                                # one flipped bit, the lab's betas
+        for d in (4, 16, 25, 100, 400, 1000):
+            c = success_curve("modern", d, [1, 2, 3], 5, flip=1.0 / d, rng=0, beta=beta)
+            assert c.guaranteed[0] == float(beta * np.sqrt(d) <= 0.5), (beta, d)
+            assert c.guaranteed[1] == c.guaranteed[2] == 0.0, (beta, d)
+
+
+# ---------------------------------------------------------------- side by side, "Try this" 3
+
+def test_the_modern_network_on_d_at_beta_10_is_mostly_d_with_a_trace_of_b():
+    """'lower the modern beta to 10: the modern network stops at a metastable state, mostly on
+    D (weight 0.90) with a trace of B (0.05), so k90 = 2; at 1 it blends nearly every letter
+    (k90 = 7 of 8)' (the letters A to H at 16 px, query D with 20 % flipped, seed 0)."""
+    from hopfield_core import k90
+    from hopfield_core.images import corrupt
+    from tests.app.test_side_by_side_page import EIGHT
+    from tests.app.test_side_by_side_page import patterns as side_patterns
+
+    X = side_patterns(EIGHT.split(","), 16, False)
+    q = corrupt(X[3], (16, 16), "flip", 0.2, rng=0, binary=False)
+    p = ModernHopfield(X, beta=10.0).run(q, max_steps=30).weights[-1]
+    assert f"{p[3]:.2f}" == "0.90" and f"{p[1]:.2f}" == "0.05" and k90(p) == 2
+    assert np.argsort(p)[::-1][:2].tolist() == [3, 1]                  # D, then B
+    p = ModernHopfield(X, beta=1.0).run(q, max_steps=30).weights[-1]
+    assert k90(p) == 7 and p.max() < 0.2                               # nearly every letter
+
+
+# ---------------------------------------------------------------- modern page, "Try this" 3
+
+def test_gamma_0_1_reaches_the_same_fixed_point_in_94_steps():
+    """'gamma = 1 settles in 4 steps; set gamma = 0.1 and the same fixed point takes 94 steps
+    of gradient descent. The energy falls at every step either way.'"""
+    from tests.app.test_modern_page import HOX, TOL
+
+    X = patterns(HOX)
+    q = query(X)
+    big = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL)
+    small = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL, gamma=0.1)
+    assert (big.steps, small.steps) == (4, 94) and big.converged and small.converged
+    assert np.linalg.norm(small.final - big.final) < 1e-4             # the same fixed point
+    assert np.all(np.diff(big.energies) < 0) and np.all(np.diff(small.energies) < 0)

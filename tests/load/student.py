@@ -100,7 +100,7 @@ def student(base_url: str, index: int, et_seed: int, deadline: float,
                 a.do("reset", c.click, "classical_reset")
             a.do("step", c.click, "classical_step")
         a.do("switch", c.switch_page, "energy_transformer")
-        a.do("et", c.set_value, "et_seed", et_seed)
+        a.do("et", c.set_value, "energy_transformer_seed", et_seed)
         for page in OTHER_PAGES:
             a.do("switch", c.switch_page, page)
         rec.completed = not rec.failures

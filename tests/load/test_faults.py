@@ -54,7 +54,7 @@ def test_a_tab_closed_mid_run(server):
     c = _client(server.url)
     run = c.open("classical", HEAVY_LINK)
     assert run.status in OK and not run.errors, run
-    run = c.set_value("cl_max_steps", 200)
+    run = c.set_value("classical_steps", 200)
     assert run.status in OK and not run.errors, run
     assert any("This run stopped at" in t for t in c.texts()), "the step limit is not capped"
     # a query no one has run yet: a fresh run up to the CPU budget (~1 s), then the tab goes
@@ -89,11 +89,11 @@ def test_reruns_during_an_et_completion(server):
         # seeds no one has used: each rerun starts a completion; the next one arrives while
         # it is still executing (right after the server announced the run)
         seen, started = len(c.finishes), c.starts
-        c.set_value("et_seed", 7001, wait=False)
+        c.set_value("energy_transformer_seed", 7001, wait=False)
         c.wait_started()
-        c.set_value("et_seed", 7002, wait=False)
+        c.set_value("energy_transformer_seed", 7002, wait=False)
         c.wait_started()
-        c.set_value("et_seed", 7003, wait=False)
+        c.set_value("energy_transformer_seed", 7003, wait=False)
         run = c.settle()
         finishes, starts = c.finishes[seen:], c.starts - started
         # a run stopped for the next rerun has a start and no finish (or FINISHED_EARLY_...)

@@ -71,8 +71,8 @@ def test_set_values_and_upload_a_png(client):
     with pytest.raises(StError, match="not one of"):
         client.set_value("q_corruption", "no such corruption")
     run = client.switch_page("energy_transformer")
-    assert not run.errors and client.has("et_seed"), run
-    run = client.set_value("et_seed", 4242)
+    assert not run.errors and client.has("energy_transformer_seed"), run
+    run = client.set_value("energy_transformer_seed", 4242)
     assert not run.errors and any("Completion took" == el.proto.label for el in
                                   client.elements.values() if el.kind == "metric"), run
 

@@ -85,7 +85,7 @@ def test_an_svg_past_the_browsers_filter_is_explained_on_every_uploader(servers)
         run = c.click("classical_step")  # the page still runs, on the stored patterns
         assert run.status in OK and not c.exceptions(), run
         c.switch_page("energy_transformer")
-        c.set_value("et_source", "upload")
+        c.set_value("energy_transformer_src", "upload")
         run = c.upload("et_upload", "drawing.svg", SVG, "image/svg+xml")
         assert any(e.startswith(SVG_SAID) for e in run.errors) and not c.exceptions(), run
     finally:

@@ -26,7 +26,7 @@ def session():
         results.append(boot.warm())
         import pandas as pd
         pd.Series([1.0])           # the module is whole, not half-initialised
-        from ui import et_cache
+        from ui.energy_transformer import cache as et_cache
         model, error = et_cache.load_et("cpu")
         assert model is not None, error
     except Exception as e:
@@ -83,7 +83,7 @@ def test_the_warm_up_runs_each_model_once(monkeypatch):
     for torch's first use of them."""
     from hopfield_core.et import descent
     from hopfield_core.et.checkpoint import MODELS
-    from ui import et_cache
+    from ui.energy_transformer import cache as et_cache
 
     seen = []
     monkeypatch.setattr(descent, "spectrum", lambda model, x: seen.append((model, x.shape)))

@@ -177,14 +177,14 @@ class _PS:  # the parts of a PatternSet the pictures need
 
 @pytest.mark.parametrize("binary, shape", [(True, (16, 16)), (False, (8, 8, 3))])
 def test_player_frames_are_bytes_and_exactly_the_pictures_shown(binary, shape):
-    from ui import dynamics_view
+    from ui import dynamics_view, player_cache
 
     d = int(np.prod(shape))
     X = bipolar(3, d) if binary else unit_rows(3, d)
     states = np.vstack([X, X[:1] * 0.3, bipolar(4, d, 1) * 0.01])
     traj = type("T", (), {"states": states})()
     ps = _PS(X, shape, binary)
-    frames = dynamics_view.frames_u8(traj, ps)
+    frames = player_cache.frames_u8(traj, ps)
     pictures = dynamics_view.frames_of(traj, ps)
     assert frames.dtype == np.uint8 and frames.shape == pictures.shape
     np.testing.assert_array_equal(frames, np.round(pictures * 255))
@@ -224,21 +224,21 @@ def test_many_distinct_large_runs_keep_every_cache_within_its_limit(monkeypatch)
     """The modern page at 32 x 32 in colour with 40 patterns: every beta a new run of up to
     1516 steps (36 MB). With the trajectory limit lowered to two of them (80 MB) and the
     player's to 8 MB, six runs push the oldest out; no cache ever holds more than its limit."""
-    from ui import dynamics_view, state
+    from ui import player_cache, runs
 
     byte_cache.clear_all()
-    monkeypatch.setattr(state.RUNS, "limit", 80 * memory_plan.MB)
-    monkeypatch.setattr(dynamics_view.PLAYER, "limit", 8 * memory_plan.MB)
+    monkeypatch.setattr(runs.RUNS, "limit", 80 * memory_plan.MB)
+    monkeypatch.setattr(player_cache.PLAYER, "limit", 8 * memory_plan.MB)
     link = {**BIG, "steps": "2000", "gamma": "0.01", "view": "bound"}
     seen = []
     for beta in ("1", "1.5", "2", "3", "5", "7"):
         at = open_app("modern", {**link, "beta": beta})
         assert not at.exception
-        seen.append((state.RUNS.bytes, dynamics_view.PLAYER.bytes))
+        seen.append((runs.RUNS.bytes, player_cache.PLAYER.bytes))
         for c in byte_cache.caches():
             assert c.bytes <= c.limit, (c.name, c.bytes, c.limit)
     assert max(seen)[0] > 60 * memory_plan.MB                      # the runs are large ...
-    assert len(state.RUNS) == 2 and len(dynamics_view.PLAYER) <= 3  # ... and the oldest went
+    assert len(runs.RUNS) == 2 and len(player_cache.PLAYER) <= 3  # ... and the oldest went
     notes = [c.value for c in at.caption if c.value.startswith("A GIF holds")]
     steps = dict((m.label, m.value) for m in at.metric)["Steps taken"]
     assert notes == [exports.gif_note(int(steps) + 1)] and int(steps) + 1 > exports.MAX_GIF_FRAMES

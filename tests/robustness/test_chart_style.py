@@ -10,6 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from hopfield_core import ebm
+
 from ui import chart_style as style
 from ui import figures, figures_compare, tables
 from ui.capacity_lab import figures as f_capacity
@@ -75,7 +77,9 @@ BUILDERS = {
     "f_dense.interaction_curves": (lambda: f_dense.interaction_curves(
         np.arange(10), {"n = 2": RNG.random(10), "n = 3": RNG.random(10), "exp": RNG.random(10)},
         "n = 3", d=64), {}),
-    "f_ebm.plane": (lambda: f_ebm.plane(RNG.normal(size=(4, 3, 2)), 2, 1.0, "density",
+    "f_ebm.plane": (lambda: f_ebm.plane(RNG.normal(size=(4, 3, 2)), 2,
+                                        ebm.plane_grid(RNG.normal(size=(3, 2)), 1.0, "density",
+                                                       3.0, 41), "density",
                                         RNG.normal(size=(20, 2)), RNG.normal(size=(5, 2)), True,
                                         "p"), {}),
     "f_ebm.nll_curves": (lambda: f_ebm.nll_curves(np.arange(41) * 5, RNG.random(41), RNG.random(41),

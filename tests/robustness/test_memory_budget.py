@@ -24,10 +24,10 @@ import streamlit as st
 
 from hopfield_core import (ClassicalHopfield, DenseAssociativeMemory, ModernHopfield,
                            classical, compare, dense, ebm, ebm_data, expfamily, hopfield_attention,
-                           landscape, metastable)
+                           landscape, metastable, reference)
 from tests.app.conftest import open_app
-from ui import budget, byte_cache, dynamics_view, state
-from ui.state import PatternSet
+from ui import budget, byte_cache, player_cache, runs
+from ui.patterns import PatternSet
 from tests.memory_probe import traced_peak
 
 SMALL = dict(d=256, N=3, shape=(16, 16))        # the sidebar's default: H, O, X at 16 x 16
@@ -77,11 +77,11 @@ def unit_rows(N: int, d: int, seed: int = 0) -> np.ndarray:
 
 
 def app_run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, **kwargs) -> tuple:
-    """What ui.state.run and ui.dynamics_view make of one run, without Streamlit: the network
-    built, the run (ui.state.RUNS keeps it as it is) and the player's analysis of it (the
-    frames as bytes and the overlaps, kept by ui.dynamics_view.PLAYER). Returns what they keep."""
-    traj = state.build_model(kind, ps.X, cfg).run(q, **kwargs)
-    return traj, dynamics_view.analyse(traj, ps)
+    """What ui.runs.run and ui.player_cache make of one run, without Streamlit: the network
+    built, the run (ui.runs.RUNS keeps it as it is) and the player's analysis of it (the
+    frames as bytes and the overlaps, kept by ui.player_cache.PLAYER). Returns what they keep."""
+    traj = runs.build_model(kind, ps.X, cfg).run(q, **kwargs)
+    return traj, player_cache.analyse(traj, ps)
 
 
 def page_runs(runs: list, binary: PatternSet, continuous: PatternSet, q, qc, pixels: int):
@@ -139,7 +139,7 @@ def cases(size: str) -> list[Case]:
     hot = dict(mode="sync", rng=0, temperature=1.0)  # never settles: every step is taken
     steady = dict(tol=0.0, gamma=0.001)
     poly, expo = {"interaction": "polynomial", "degree": 10}, {"interaction": "exponential"}
-    for page, runs in (
+    for page, made in (
             ("dense", [("dense", poly, "sync", min(5, capped("dense", "sync", 0.5, poly)),
                         dict(mode="sync", rng=0)),
                        ("classical", {}, "sync", capped("classical", "sync", 0.5, {}), hot)]),
@@ -151,7 +151,7 @@ def cases(size: str) -> list[Case]:
                  dict(mode="sync", rng=0)),
                 ("modern", {"beta": 1.0}, "", capped("modern", "", 0.1, {"beta": 1.0}),
                  steady)])):
-        fn, need = page_runs(runs, binary, continuous, q, qc, pixels)
+        fn, need = page_runs(made, binary, continuous, q, qc, pixels)
         out.append(Case(page, "every run of the page, as the page makes them", fn, need))
     long = budget.run_cap("modern", "", d, N, 2000, pixels=pixels)[0]
     slow = ModernHopfield(Xc, beta=1.0)  # gamma = 0.001 and tol = 0: every step is taken
@@ -204,7 +204,8 @@ def cases(size: str) -> list[Case]:
                                                return_weights=True, W_Q=proj.W_Q,
                                                W_K=proj.W_K, W_V=proj.W_V),
                     compare.attention_bytes(len(Q), N, d, dk, heads)))
-    out.append(Case("attention", "PyTorch's check of it", lambda: _torch_check(Q, Xc, heads, proj),
+    out.append(Case("attention", "PyTorch's check of it",
+                    lambda: reference.sdpa(Q, Xc, Xc, 0.1, heads, proj),
                     budget.attention_check_bytes(len(Q), N, d, dk, heads), torch=True))
     out.append(Case("attention", "attention = Hopfield step, checked",
                     lambda: compare.hopfield_step_gap(Q, Xc, 0.1),
@@ -230,7 +231,7 @@ def cases(size: str) -> list[Case]:
                     lambda: _family(Xc, qc, hessian), expfamily.family_bytes(N, d, hessian)))
     out.append(Case("attention_family", "its gradient (and Hessian) by autograd",
                     lambda: _family_autograd(Xc, qc, hessian),
-                    _autograd().peak_bytes(N, d, hessian), torch=True))
+                    reference.log_normalizer_bytes(N, d, hessian), torch=True))
     n_tok, dim, layers = (32, 3, 10) if size == "small" else (200, 3, expfamily.MAX_LAYERS)
     cloud = expfamily.token_cloud("blob", n_tok, dim, 0)
     out.append(Case("attention_family", f"{layers} layers of {n_tok} tokens, with and without LN",
@@ -268,12 +269,6 @@ def _et(load):
     return _ET[0]
 
 
-def _torch_check(Q, X, heads, proj):
-    from ui.compare_cache import torch_attention
-
-    return torch_attention(Q, X, X, 0.1, heads, proj)
-
-
 def _family(K, q, hessian):
     """Section 1 of the exponential-family page: every number it shows."""
     out = [expfamily.attention_weights(K, q, 8.0), expfamily.log_normalizer(K, q, 8.0),
@@ -283,15 +278,9 @@ def _family(K, q, hessian):
     return out
 
 
-def _autograd():
-    from ui.attention_family import autograd  # imports torch
-
-    return autograd
-
-
 def _family_autograd(K, q, hessian):
-    autograd = _autograd()
-    return autograd.grad(K, q, 8.0), autograd.hessian(K, q, 8.0) if hessian else None
+    return (reference.log_normalizer_grad(K, q, 8.0),
+            reference.log_normalizer_hessian(K, q, 8.0) if hessian else None)
 
 
 def _ids(size):
@@ -347,24 +336,24 @@ def test_a_network_too_large_for_the_memory_is_refused(monkeypatch):
 
 
 def test_the_kept_networks_stay_within_their_bytes():
-    """ui.state keeps built networks while they hold at most MODELS_BYTES together; the one
+    """ui.runs keeps built networks while they hold at most MODELS_BYTES together; the one
     just built always stays."""
-    state.MODELS.clear()
+    runs.MODELS.clear()
     X = bipolar(40, 3072)
     for i in range(9):  # nine 39 MB Hebbian networks of d = 3072: 350 MB in all
         Xi = X.copy()
         Xi[0, i] *= -1
-        state.model_for("classical", (("learning_rule", "hebbian"),), f"fp{i}", Xi)
-        assert state.MODELS.bytes <= budget.MODELS_BYTES
-        assert ("classical", (("learning_rule", "hebbian"),), f"fp{i}") in state.MODELS
-    kept_keys = state.MODELS.keys()
+        runs.model_for("classical", (("learning_rule", "hebbian"),), f"fp{i}", Xi)
+        assert runs.MODELS.bytes <= budget.MODELS_BYTES
+        assert ("classical", (("learning_rule", "hebbian"),), f"fp{i}") in runs.MODELS
+    kept_keys = runs.MODELS.keys()
     assert 1 < len(kept_keys) < 9 and "fp0" not in {k[2] for k in kept_keys}
     kept = kept_keys[0]
-    network = state.model_for("classical", kept[1], kept[2], None)  # a hit: nothing built
-    with state._build_lock:  # another session is building: a kept network still comes at once
-        assert state.model_for("classical", kept[1], kept[2], None) is network
-    assert state.MODELS.keys()[-1] == kept  # now the most recently used
-    state.MODELS.clear()
+    network = runs.model_for("classical", kept[1], kept[2], None)  # a hit: nothing built
+    with runs._build_lock:  # another session is building: a kept network still comes at once
+        assert runs.model_for("classical", kept[1], kept[2], None) is network
+    assert runs.MODELS.keys()[-1] == kept  # now the most recently used
+    runs.MODELS.clear()
 
 
 def test_hebbian_weights_in_float32_run_exactly_as_in_float64():

@@ -20,11 +20,12 @@ UI = Path(__file__).resolve().parents[2] / "ui"
 
 def _byte_caches() -> dict:
     """Every ByteCache of the app: its modules imported."""
-    import ui.dynamics_view  # noqa: F401
-    import ui.et_cache  # noqa: F401
+    import ui.player_cache  # noqa: F401
+    import ui.energy_transformer.cache  # noqa: F401
     import ui.landscape.cache  # noqa: F401
     import ui.modern.cache  # noqa: F401
-    import ui.state  # noqa: F401
+    import ui.runs  # noqa: F401
+    import ui.shared_cache  # noqa: F401
     return {c.name: c.limit for c in byte_cache.caches() if not c.name.startswith("test ")}
 
 
@@ -73,25 +74,25 @@ def test_every_cache_bounded_by_entries_is_counted_with_its_entries():
         planned = memory_plan.ENTRY_BOUNDED[name][0]
         if entries is None:  # unbounded by Streamlit: the ET, per device and model
             from hopfield_core.et.checkpoint import MODELS
-            assert name == "ui.et_cache._load" and planned == 3 * len(MODELS)
+            assert name == "ui.energy_transformer.cache._load" and planned == 3 * len(MODELS)
         else:
             assert planned == entries, name
 
 
 def test_the_largest_entries_are_what_the_plan_says():
     """The largest entries a link can create, measured (the rest are far below 1 MB in all)."""
-    from ui import state
+    from ui import store
 
     plan = memory_plan.ENTRY_BOUNDED
     X = bipolar(40, 3072)
-    assert byte_cache.nbytes(X) <= plan["ui.state._pattern_set"][1]
+    assert byte_cache.nbytes(X) <= plan["ui.patterns._pattern_set"][1]
     proj = compare.random_projections(3072, 64, heads=4, seed=0)  # compare_cache.projections
     assert byte_cache.nbytes(proj) <= plan["ui.compare_cache.projections"][1]
     noise = np.random.default_rng(0).random((32, 32, 3))
-    assert len(exports.png_bytes(noise, 920)) <= plan["ui.state._png"][1]
-    assert len(pickle.dumps(np.zeros((64, 64, 3), np.uint8))) <= plan["ui.state._stored_pixels"][1]
+    assert len(exports.png_bytes(noise, 920)) <= plan["ui.pictures._png"][1]
+    assert len(pickle.dumps(np.zeros((64, 64, 3), np.uint8))) <= plan["ui.store._stored_pixels"][1]
     X = unit_rows(40, 3072)
     sweep = metastable.beta_sweep(X, X[0], [float(b) for b in metastable.log_grid(0.1, 1e4)],
                                   max_steps=5)
     assert byte_cache.nbytes(sweep) < memory_plan.SWEEPS_BYTES / 16  # 16 of the largest fit
-    assert state.SOURCE_SIZE == 64
+    assert store.SOURCE_SIZE == 64

@@ -1,5 +1,5 @@
 """What every rerun reuses instead of recomputing: the stored patterns of a store and the PNG
-of a picture are made once per content for every session (ui/state.py)."""
+of a picture are made once per content for every session (ui/patterns.py, ui/pictures.py)."""
 import io
 
 import numpy as np
@@ -7,16 +7,17 @@ import pytest
 from PIL import Image
 
 from hopfield_core.images import to_image
-from ui import state
+from ui import patterns, pictures, store
+from hopfield_core.presets import preset_image
 
 
 def items(*keys):
-    return [state.Stored(k, k.rpartition("/")[2], state.preset_image(*k.split("/"), state.SOURCE_SIZE))
+    return [store.Stored(k, k.rpartition("/")[2], preset_image(*k.split("/"), store.SOURCE_SIZE))
             for k in keys]
 
 
 def pattern_set(its, size=16, colour=False, binarize="threshold", binary=True):
-    return state._pattern_set(tuple(s.key for s in its), tuple(s.name for s in its), size, colour,
+    return patterns._pattern_set(tuple(s.key for s in its), tuple(s.name for s in its), size, colour,
                               binarize, binary, tuple(s.image for s in its))
 
 
@@ -28,7 +29,7 @@ def test_a_store_is_turned_into_patterns_once_and_shared_read_only():
     with pytest.raises(ValueError):
         a.X[0, 0] = 5
     assert a.names == ("H", "O") and a.X.shape == (2, 256)
-    assert np.array_equal(a.X[0], state._to_pattern(items("letters/H")[0].image, True, 16, False, "threshold"))
+    assert np.array_equal(a.X[0], patterns._to_pattern(items("letters/H")[0].image, True, 16, False, "threshold"))
 
 
 @pytest.mark.parametrize("change", [dict(size=12), dict(colour=True), dict(binarize="dither"),
@@ -42,15 +43,15 @@ def test_another_representation_is_another_pattern_set(change):
 def test_another_order_or_name_is_another_pattern_set():
     base = pattern_set(items("letters/H", "letters/O"))
     assert pattern_set(items("letters/O", "letters/H")).names == ("O", "H")
-    renamed = [state.Stored(s.key, "mine", s.image) for s in items("letters/H", "letters/O")]
+    renamed = [store.Stored(s.key, "mine", s.image) for s in items("letters/H", "letters/O")]
     assert pattern_set(renamed).names == ("mine", "mine") and base.names == ("H", "O")
 
 
 def test_a_picture_is_encoded_once_as_crisp_png():
     rng = np.random.default_rng(0)
     x = np.sign(rng.standard_normal(256))
-    png = state.picture_png(x, (16, 16), width=220)
-    assert state.picture_png(x.copy(), (16, 16), width=220) is png   # same content: cached
+    png = pictures.picture_png(x, (16, 16), width=220)
+    assert pictures.picture_png(x.copy(), (16, 16), width=220) is png   # same content: cached
     im = Image.open(io.BytesIO(png))
     assert im.format == "PNG" and im.size == (208, 208)              # 13 x 16 <= 220
     pixels = np.asarray(im.convert("RGB"), dtype=np.float64) / 255
@@ -58,10 +59,10 @@ def test_a_picture_is_encoded_once_as_crisp_png():
     np.testing.assert_allclose(pixels, expected, atol=1 / 255)
     other = x.copy()
     other[0] *= -1
-    assert state.picture_png(other, (16, 16), width=220) != png     # content decides
+    assert pictures.picture_png(other, (16, 16), width=220) != png     # content decides
 
 
 def test_an_image_png_is_enlarged_by_whole_factors_up_to_its_width_and_never_shrunk():
     img = np.random.default_rng(1).random((32, 32, 3))
-    assert Image.open(io.BytesIO(state.image_png(img, 600))).size == (576, 576)
-    assert Image.open(io.BytesIO(state.image_png(img, 20))).size == (32, 32)
+    assert Image.open(io.BytesIO(pictures.image_png(img, 600))).size == (576, 576)
+    assert Image.open(io.BytesIO(pictures.image_png(img, 20))).size == (32, 32)

@@ -233,8 +233,8 @@ def test_a_link_carries_uploads_to_a_new_session_and_survives_a_restart():
     stored = at.session_state["store"][-1]
     # a student opening the link: a new session (and after a restart, a new process: the
     # upload comes back from the disk store, not from this process's memory)
-    from ui import state
-    state._stored_pixels.clear()
+    from ui import store
+    store._stored_pixels.clear()
     other = open_app("classical", query=link)
     got = other.session_state["store"][-1]
     assert got.key == stored.key and got.name == "holiday"

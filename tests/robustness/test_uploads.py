@@ -101,6 +101,6 @@ def test_a_file_of_another_kind_is_explained_on_every_uploader(at, name, data, s
         assert len(explained) == count, key  # the store's uploader's, then the query's too
     assert store_header(at) == "Pattern store (3/40)"
     at.switch_page("app_pages/energy_transformer.py").run()
-    at.radio(key="et_source").set_value("upload").run()
+    at.radio(key="energy_transformer_src").set_value("upload").run()
     at.file_uploader(key="et_upload").set_value((name, data, "image/x")).run()
     assert not at.exception and any(said in e.value for e in at.error)

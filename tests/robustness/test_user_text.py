@@ -178,7 +178,7 @@ def test_hostile_file_names_of_bad_uploads_are_plain_text(classical, value):
     at.file_uploader(key="q_uploader").set_value((value + ".png", b"", "image/png")).run()
     assert len(about(at, value)) == 2
     at.switch_page("app_pages/energy_transformer.py").run()
-    at.radio(key="et_source").set_value("upload").run()
+    at.radio(key="energy_transformer_src").set_value("upload").run()
     at.file_uploader(key="et_upload").set_value((value + ".png", b"GIF89a", "image/png")).run()
     assert about(at, value)
     assert not at.exception

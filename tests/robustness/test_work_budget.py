@@ -36,13 +36,13 @@ def _cap_note(at) -> str | None:
 
 def test_a_classical_run_that_never_settles_is_cut_and_says_so():
     at = open_app("classical", query={**BIG, "T": "1.0"})
-    at.number_input(key="cl_max_steps").set_value(200).run()
+    at.number_input(key="classical_steps").set_value(200).run()
     note = _cap_note(at)
     most = budget.max_steps("classical", "async", 3072, 3)
     assert note and f"stopped at {most} steps, not the 200 you asked for" in note
     assert re.search(rf"step \d+ of {most}\b", " ".join(m.value for m in at.markdown))
     again = open_app("classical", query={**BIG, "T": "1.0"})  # the same link, the same run
-    again.number_input(key="cl_max_steps").set_value(200).run()
+    again.number_input(key="classical_steps").set_value(200).run()
     assert _cap_note(again) == note
     small = open_app("classical", query={"T": "1.0"})  # d = 256: the default 30 steps fit
     assert _cap_note(small) is None

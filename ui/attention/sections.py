@@ -1,49 +1,161 @@
-"""The attention page's explanation and prompts (below its live figures)."""
+"""The parts of the attention page: its controls, what they set up (the queries, the
+projections, the two betas), and its three sections: who attends to whom, one Hopfield step
+checked against attention, the iteration. Layout; the numbers come from hopfield_core via
+.cache, the words from .explain."""
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+import numpy as np
 import streamlit as st
 
-from .. import layout, state
+from hopfield_core import compare
+
+from .. import charts, compare_cache, patterns
+from ..shared_settings import SIDEBAR
+from . import cache, explain
+from .settings import RUN_MAX_STEPS, RUN_TOL, SETTINGS
+
+QUIET = {"displayModeBar": False}
 
 
-def explain() -> None:
-    text, eq = layout.explain("attention")
-    text.markdown(
-        "Write the stored patterns as the rows of $X$ and the state as a row $\\xi^\\top$. The "
-        "modern Hopfield update compares the state with every pattern ($X\\xi$), turns the "
-        "scores into weights with a softmax, and returns the weighted average of the patterns. "
-        "That is **attention**: the state is the *query*, the stored patterns are both the "
-        "*keys* and the *values*, and the inverse temperature is the Transformer's "
-        "$\\beta = 1/\\sqrt{d_k}$. A Transformer adds learned projections $W_Q, W_K, W_V$ and "
-        "several heads, and applies attention once per layer. Only when the keys and the values "
-        "are the stored patterns themselves, and the output becomes the next query, is "
-        "repeating it the Hopfield dynamics, which descend one energy to a fixed point; with "
-        "independent learned $W_Q, W_K, W_V$ no energy is guaranteed to fall.\n\n"
-        "Our patterns have unit length, so the scores $x_\\mu^\\top\\xi$ are at most 1 and "
-        "$\\beta = 1/\\sqrt{d}$ is a *very* high temperature: the weights are nearly uniform. "
-        "In a Transformer, queries and keys are about $\\sqrt{d_k}$ long, which brings the "
-        "scores back to order one. Set $\\beta$ by hand to see the sharp, retrieving regime."
-    )
-    with eq:
-        st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_k}}\Big) V")
-        st.latex(r"\xi^{\mathrm{new}} = X^\top \mathrm{softmax}(\beta X \xi)")
-        st.latex(r"Q = \xi^\top W_Q,\quad K = X W_K,\quad V = X W_V")
-        st.markdown("With $W = I$ and $\\beta = 1/\\sqrt{d_k}$:")
-        st.latex(r"(\xi^{\mathrm{new}})^\top = \mathrm{Attention}(\xi^\top, X, X)")
+@dataclass(frozen=True)
+class Controls:
+    """The values of the page's widgets."""
+
+    proj_kind: str
+    d_k: int
+    heads: int
+    seed: int
+    custom: bool       # beta set by hand
+    beta: float        # the hand-set beta (used only when `custom`)
+    all_queries: bool
+    T: int
 
 
-def try_this() -> None:
-    with st.expander("Try this", expanded=not state.presenter()):
-        st.markdown(
-            "- With the default **H, O, X** and β = 1/√d = 1/16, every weight in the heatmap is "
-            "close to 1/3 and the iteration settles within a few steps at the **average** of "
-            "the three letters. Switch on *Set β by hand* with **β = 20**: the query's row "
-            "lights up on H and the iteration retrieves H after one step.\n"
-            "- Keep β = 20, choose **random, W_K = W_Q** with **4 heads** and **d_k = 2**: each "
-            "head sees a different random 2-number shadow of the images and the heads disagree. "
-            "Raise d_k to **16** and every head puts its weight on H. Now choose **random, "
-            "independent**: the heads attend to letters at random, as in an untrained "
-            "Transformer; training is what makes Q Kᵀ meaningful.\n"
-            "- Switch on *Also query every stored pattern*: at β = 20 the heatmap is "
-            "(nearly) a diagonal, each corrupted letter attends to itself."
-        )
+@dataclass(frozen=True)
+class Setup:
+    """What the three sections share: the patterns, the queries, the projections, the betas."""
+
+    ps: patterns.PatternSet
+    q: np.ndarray             # (d,) the query
+    qkey: tuple               # names the query (ui.query.make)
+    corruption: tuple         # (kind, amount, seed) of the corrupted patterns added as queries
+    Q: np.ndarray             # (n_q, d): the query, then each stored pattern corrupted
+    query_labels: list
+    key_labels: list
+    all_queries: bool
+    proj_kind: str
+    proj: compare.Projections | None  # None: identity projections
+    d_k: int
+    heads: int
+    seed: int
+    custom: bool
+    beta: float               # the attention's beta (1/sqrt(d_k) unless set by hand)
+    beta_id: float            # the Hopfield step's, identity projections: d_k = d
+    T: int
+
+
+def controls() -> Controls:
+    S = SETTINGS
+    with st.container(key="controls_attention"):
+        c = st.columns([2, 2, 2, 2])
+        proj_kind = S.show("at_proj", c[0])
+        identity = proj_kind == "identity"
+        d_k = S.show("at_dk", c[1], disabled=identity)
+        heads = S.show("at_heads", c[2], disabled=identity)
+        seed = S.show("at_seed", c[3], disabled=identity)
+        c = st.columns([2, 2, 2, 2])
+        custom = S.show("at_bhand", c[0])
+        beta = S.show("at_beta", c[1], format="%.3f", disabled=not custom)
+        all_queries = S.show("at_all", c[2])
+        T = S.show("at_T", c[3])
+    return Controls(proj_kind, int(d_k), int(heads), int(seed), bool(custom), float(beta),
+                    bool(all_queries), int(T))
+
+
+def setup(c: Controls, ps, q: np.ndarray, qkey: tuple) -> Setup:
+    """The queries (the query, and with "every pattern" each stored pattern corrupted by the
+    sidebar's settings), the projections and the betas the controls ask for."""
+    key_labels = [f"{i + 1}. {n}" for i, n in enumerate(ps.names)]
+    query_labels = ["query"]
+    corruption = (str(SIDEBAR["q_corruption"]), float(SIDEBAR["q_amount"]),
+                  int(SIDEBAR["q_seed"]))
+    Q = q[None, :]  # (1, d)
+    if c.all_queries:
+        corrupted = compare.corrupt_all(ps.X, ps.shape, *corruption, binary=False)  # (N, d)
+        Q = np.vstack([Q, corrupted])  # (1 + N, d)
+        query_labels += [f"{label} (corrupted)" for label in key_labels]
+    identity = c.proj_kind == "identity"
+    heads = 1 if identity else c.heads
+    d_k = ps.d if identity else c.d_k
+    proj = None if identity else compare_cache.projections(ps.d, d_k, heads, c.seed,
+                                                             c.proj_kind == "tied")
+    beta = c.beta if c.custom else 1.0 / math.sqrt(d_k)
+    beta_id = c.beta if c.custom else 1.0 / math.sqrt(ps.d)
+    return Setup(ps, q, qkey, corruption, Q, query_labels, key_labels, c.all_queries,
+                 c.proj_kind, proj, d_k, heads, c.seed, c.custom, beta, beta_id, c.T)
+
+
+def weights_section(s: Setup) -> float:
+    """1. The attention weights of every query; returns PyTorch's gap on the same tensors."""
+    st.subheader("1. Who attends to whom")
+    with st.spinner("Computing the attention, and asking PyTorch for the same..."):
+        heatmap, torch_gap = cache.attention(s)
+    charts.plot(st, heatmap, key="at_heatmap", config=QUIET)
+    st.caption(explain.heatmap_caption(s.ps.N, s.heads, s.d_k))
+    return torch_gap
+
+
+def check_section(s: Setup, torch_gap: float) -> None:
+    """2. Attention with identity projections against one Hopfield step, and PyTorch's gap."""
+    st.subheader("2. One Hopfield step is attention")
+    st.markdown(explain.check_intro(s.beta_id, s.custom, s.ps.d))
+    # a plausible mistake to compare with: the Transformer's scale forgotten (beta = 1), or,
+    # with beta set by hand, the Transformer's 1/sqrt(d) instead of it
+    wrong_beta, wrong_label = (
+        (1.0, "… if the step forgot the scale (β = 1)") if not s.custom else
+        (1.0 / math.sqrt(s.ps.d), "… if the step used β = 1/√d instead"))
+    if math.isclose(wrong_beta, s.beta_id):
+        wrong_beta, wrong_label = 2 * s.beta_id, "… if the step used 2β instead"
+    gap, wrong = cache.step_gaps(s, wrong_beta)
+    m = st.columns(3)
+    m[0].metric("max |attention − Hopfield step|", f"{gap:.2e}",
+                help="Identity projections, the β above; float64 rounding is about 1e-16.")
+    m[1].metric(wrong_label, f"{wrong:.2e}",
+                help=f"The same check with β = {wrong_beta:.4g} in the Hopfield step: a real "
+                     "mismatch is many orders of magnitude larger than rounding.")
+    m[2].metric("max |ours − PyTorch SDPA|", f"{torch_gap:.2e}",
+                help="torch.nn.functional.scaled_dot_product_attention on the same tensors as "
+                     "the heatmap (projections and heads included), scale = β.")
+    if max(gap, torch_gap) < 1e-6:
+        st.success(explain.AGREE)
+    else:
+        st.error(explain.DISAGREE)
+
+
+def iterate_section(s: Setup) -> None:
+    """3. Attention applied T times from the query, against ModernHopfield.run."""
+    st.subheader("3. Iterate it and watch it converge")
+    st.markdown(explain.iterate_intro(s.beta_id, s.T))
+    it = cache.iteration(s)
+    charts.plot(st, it["strip"], key="at_strip", config=QUIET)
+    c1, c2 = st.columns(2)
+    charts.plot(c1, it["changes"], key="at_changes", config=QUIET)
+    charts.plot(c2, it["energy"], key="at_energy", config=QUIET)
+    m = st.columns(3)
+    m[0].metric("Last change max |ξ(T) − ξ(T−1)|", f"{it['last_change']:.2e}")
+    m[1].metric("max |ξ(T) − fixed point of ModernHopfield.run|", f"{it['dist']:.2e}",
+                help=f"ModernHopfield(X, β).run(query, tol={RUN_TOL:g}) "
+                     + (f"stopped after {it['ref_steps']} steps." if it["ref_converged"] else
+                        f"did not settle within {RUN_MAX_STEPS} steps."))
+    m[2].metric("Energy at T", f"{it['last_energy']:.6g}")
+    v = it["verdict"]
+    # where the iteration ends is the lesson, not a fault: a warning only when the user must
+    # act (not settled yet: raise T)
+    {"retrieved": st.success, "not converged": st.warning}.get(v.kind, st.info)(
+        v.sentence(s.ps.names) + (explain.AVERAGES if v.kind == "global" else ""),
+        icon=":material/flag:")
+    if not it["converged"]:
+        st.caption(explain.NOT_SETTLED)

@@ -2,7 +2,8 @@
 ui.settings."""
 from __future__ import annotations
 
-from ..settings import Choice, Flag, Float, Int, Settings
+from ..setting_fields import Choice, Flag, Float, Int
+from ..settings import Settings
 
 PROJECTIONS = ("identity", "tied", "random")
 PROJECTION_LABELS = {"identity": "identity", "tied": "random, W_K = W_Q",
@@ -13,18 +14,17 @@ RUN_TOL = 1e-12
 
 SETTINGS = Settings("attention", [
     Choice("at_proj", "Projections W_Q, W_K, W_V", "identity", PROJECTIONS, names=PROJECTION_LABELS,
-           state="at_proj",
            help="identity: Q, K, V are the patterns themselves (the Hopfield step). Random: "
                 "Gaussian matrices from a seed, entries N(0, 1/d_k). With W_K = W_Q the scores "
                 "are a noisy copy of x·ξ; independent W_Q, W_K score at random, like an "
                 "untrained Transformer layer."),
-    Int("at_dk", "d_k (size of each head)", 16, 1, MAX_D_K, widget="number", state="at_dk"),
-    Int("at_heads", "Heads", 1, 1, 4, state="at_heads"),
-    Int("at_seed", "Projection seed", 0, 0, 2 ** 31 - 1, widget="number", state="at_seed"),
-    Flag("at_bhand", "Set β by hand", state="at_beta_custom",
+    Int("at_dk", "d_k (size of each head)", 16, 1, MAX_D_K, widget="number"),
+    Int("at_heads", "Heads", 1, 1, 4),
+    Int("at_seed", "Projection seed", 0, 0, 2 ** 31 - 1, widget="number"),
+    Flag("at_bhand", "Set β by hand",
          help="Off: β = 1/√d_k, the Transformer's choice."),
-    Float("at_beta", "β", 20.0, 0.001, 1000.0, widget="number", step=1.0, state="at_beta"),
-    Flag("at_all", "Also query every stored pattern", state="at_all",
+    Float("at_beta", "β", 20.0, 0.001, 1000.0, widget="number", step=1.0),
+    Flag("at_all", "Also query every stored pattern",
          help="Add one query row per stored pattern, corrupted by the sidebar's settings."),
-    Int("at_T", "Iteration steps T", 10, 1, 50, state="at_T"),
+    Int("at_T", "Iteration steps T", 10, 1, 50),
 ])

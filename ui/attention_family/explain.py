@@ -61,7 +61,8 @@ DESCENT = (
     "$z \\leftarrow \\mathrm{softmax}(\\beta\\, z W_Q (K W_K)^\\top)\\, K W_V$ is no longer a "
     "gradient step of this energy, and measured along it the energy can rise: as the page "
     "opens (seeds 0, distance 1, β = 1) it rises at layer 2. This is why the Energy "
-    "Transformer ties its weights: one energy shared by every part, which must fall. (Here "
+    "Transformer takes its update from the gradient of one energy (it has no independent "
+    "$W_V$), the same energy at every step. (Here "
     "the attention output replaces the token, as in a Hopfield step; a Transformer's "
     "residual block adds it instead.) Memories: two clusters of 8 points in 3-D; tokens: a "
     "blob of 16, both from the seed.")
@@ -70,6 +71,13 @@ DESCENT_FORMULAS = [
     r"z' = K^\top \mathrm{softmax}(\beta K z) = z - \nabla E(z)",
     r"E(z') \le E(z) - \tfrac12 |z' - z|^2",
 ]
+
+
+def intro() -> None:
+    st.title("Attention as an exponential family")
+    st.caption("Attention is the gradient of a log-normalizer: it spreads tokens apart, layer "
+               "norm pulls them back, and with fixed memories as both keys and values (no "
+               "projections) every layer is a step down one energy.")
 
 
 def explain(view: str) -> None:

@@ -5,10 +5,12 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import expfamily as ef
+from hopfield_core import reference
 from hopfield_core.analysis import energy_rises
 
-from .. import budget, charts, figures, state, widgets
-from . import autograd
+from .. import budget, charts, figures, patterns, query, store, widgets
+from ..live_charts import live  # Play updates the charts in place, never blank
+from . import cache
 from . import figures as figs
 from .settings import CLOUDS, SETTINGS
 
@@ -26,9 +28,9 @@ def _columns(keys):
 def family_section() -> None:
     with st.container(key="controls_attention_family"):
         beta = float(SETTINGS.show("beta"))
-    ps = state.patterns(binary=False)
+    ps = patterns.from_store(binary=False)
     if ps.N == 0:
-        st.info("Store at least one pattern in the sidebar: they are the keys.")
+        st.info(store.store_first("to begin: they are the keys"))
         return
     note = budget.over(ef.family_bytes(ps.N, ps.d, ps.d <= HESSIAN_MAX_D),
                        f"The attention family of {ps.N} keys of d = {ps.d} values",
@@ -37,15 +39,16 @@ def family_section() -> None:
         st.warning(note, icon=":material/memory:")
         return
     K = ps.X
-    q, _ = state.query(ps)
+    q, _ = query.make(ps)
     p = ef.attention_weights(K, q, beta)
     closed = ef.log_normalizer_grad(K, q, beta)
     m1, m2, m3 = st.columns(3)
     m1.metric("Log-normalizer A(q) = lse(βKq)/β", f"{ef.log_normalizer(K, q, beta):.6g}")
     m2.metric("Largest |∇A(q) by autograd − Kᵀp|",
-              f"{np.max(np.abs(autograd.grad(K, q, beta) - closed)):.1e}")
+              f"{np.max(np.abs(reference.log_normalizer_grad(K, q, beta) - closed)):.1e}")
     if ps.d <= HESSIAN_MAX_D:
-        gap = np.max(np.abs(autograd.hessian(K, q, beta) - ef.log_normalizer_hessian(K, q, beta)))
+        gap = np.max(np.abs(reference.log_normalizer_hessian(K, q, beta)
+                            - ef.log_normalizer_hessian(K, q, beta)))
         m3.metric("Largest |Hessian by autograd − β Cov_p[k]|", f"{gap:.1e}")
     else:
         m3.metric("Hessian by autograd", "not at this size",
@@ -64,12 +67,6 @@ def family_section() -> None:
 
 # ------------------------------------------------------------------ 2. expansion and contraction
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def cloud_layers(name: str, n: int, d: int, seed: int, beta: float, layers: int):
-    Z = ef.token_cloud(name, n, d, seed)
-    return ef.token_layers(Z, layers, beta), ef.token_layers(Z, layers, beta, layer_norm=True)
-
-
 def cloud_section() -> None:
     with st.container(key="controls_attention_family"):
         name, dim, n = _columns(["cloud", "dim", "n"])
@@ -79,26 +76,27 @@ def cloud_section() -> None:
     if note:
         st.warning(note, icon=":material/memory:")
         return
-    plain, normed = cloud_layers(name, int(n), int(dim), int(seed), float(beta), int(layers))
+    plain, normed = cache.cloud_layers(name, int(n), int(dim), int(seed), float(beta), int(layers))
     s_plain, s_normed = ef.spreads(plain), ef.spreads(normed)
     sv = {k: np.array([ef.top_singular_value(Z) for Z in Zs])
           for k, Zs in (("without layer norm", plain), ("with layer norm", normed))}
-    run_key = f"{name}|{dim}|{n}|{seed}|{beta}|{layers}"
+    run_key = (name, int(dim), int(n), int(seed), float(beta), int(layers))
 
     def body():
         t = widgets.player(PAGE, int(layers), run_key)
         a, b = st.columns(2)
         a.metric(f"Spread after layer {t}, attention + residual", f"{s_plain[t]:.4g}")
         b.metric(f"Spread after layer {t}, then layer norm", f"{s_normed[t]:.4g}")
-        charts.plot(a, figs.cloud(plain[t], "Attention + residual", figures.RED),
-                    key="ef_plain", config=CHART)
-        charts.plot(b, figs.cloud(normed[t], "… then layer norm", figures.BLUE),
-                    key="ef_normed", config=CHART)
+        live(a, figs.cloud(plain[t], "Attention + residual", figures.RED), "ef_plain", PAGE,
+             config=CHART)
+        live(b, figs.cloud(normed[t], "… then layer norm", figures.BLUE), "ef_normed", PAGE,
+             config=CHART)
         a, b = st.columns(2)
-        charts.plot(a, figs.spread_curves({"without layer norm": s_plain, "with layer norm":
-                                           s_normed}, t, "Spread", "mean distance to centroid"), key="ef_spread", config=CHART)
-        charts.plot(b, figs.spread_curves(sv, t, "Largest singular value", "σ₁ of the centred cloud"),
-                    key="ef_sv", config=CHART)
+        live(a, figs.spread_curves({"without layer norm": s_plain, "with layer norm": s_normed},
+                                   t, "Spread", "mean distance to centroid"), "ef_spread", PAGE,
+             config=CHART)
+        live(b, figs.spread_curves(sv, t, "Largest singular value", "σ₁ of the centred cloud"),
+             "ef_sv", PAGE, config=CHART)
         widgets.stop_if_done(PAGE, t, int(layers))
 
     widgets.animated(PAGE, body)
@@ -108,16 +106,6 @@ def cloud_section() -> None:
 
 
 # ------------------------------------------------------------------ 3. a step down an energy
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def descent(seed: int, wseed: int, scale: float, beta: float, layers: int):
-    K = ef.token_cloud("two clusters", 8, 3, seed)
-    Z = ef.token_cloud("blob", 16, 3, seed + 1)
-    tied = ef.attention_layers(K, Z, beta, layers)
-    untied = ef.attention_layers(K, Z, beta, layers, ef.random_weights(3, wseed, scale))
-    return (np.array([ef.tied_energy(K, Y, beta).sum() for Y in tied]),
-            np.array([ef.tied_energy(K, Y, beta).sum() for Y in untied]))
-
 
 def rise_text(energies: np.ndarray) -> str:
     """The largest rise of the energy from one layer to the next, or that there is none; a
@@ -133,7 +121,7 @@ def descent_section() -> None:
     with st.container(key="controls_attention_family"):
         beta, scale, wseed, layers, seed = _columns(["dbeta", "scale", "wseed", "layers",
                                                      "seed"])
-    tied, untied = descent(int(seed), int(wseed), float(scale), float(beta), int(layers))
+    tied, untied = cache.descent(int(seed), int(wseed), float(scale), float(beta), int(layers))
     charts.plot(st, figs.energy_curves(tied, untied), key="ef_energy", config=CHART)
     rises = energy_rises(untied)
     m1, m2 = st.columns(2)

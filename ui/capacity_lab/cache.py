@@ -9,7 +9,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from hopfield_core.capacity import curves, phase
+import numpy as np
+
+from hopfield_core.capacity import ags, curves, phase
 
 from ..budget import RUN_BYTES
 
@@ -37,6 +39,7 @@ class LRU:
 
 POINTS = LRU(4000)  # about 100 bytes each
 PHASES = LRU(16)
+BOUNDARIES = LRU(8)  # the replica theory's line, per largest load: 75 ms to compute
 
 
 def params_of(variant: str, degree: int, beta: float) -> tuple:
@@ -99,4 +102,15 @@ def phase_diagram(d: int, loads: tuple, temperatures: tuple, trials: int, sweeps
                                      measure=max(1, sweeps // 3), rng=seed, progress=progress,
                                      budget=RUN_BYTES)
         PHASES.put(key, result)
+    return result
+
+
+def theory_boundary(max_load: float) -> tuple[np.ndarray, np.ndarray]:
+    """(alphas (50,), T_M(alpha) (50,)) of the replica theory up to alpha_c (or max_load, if
+    lower): the phase diagram's dashed line, cached for every session."""
+    result = BOUNDARIES.get(max_load)
+    if result is None:
+        alphas = np.linspace(1e-3, min(max_load, 0.1379), 50)
+        result = (alphas, ags.retrieval_boundary(alphas))
+        BOUNDARIES.put(max_load, result)
     return result

@@ -25,10 +25,10 @@ import math
 
 import numpy as np
 
-from hopfield_core.capacity import (classical_capacity, curves, log10_exponential_capacity,
-                                    log10_polynomial_capacity, phase)
+from hopfield_core.capacity import curves, phase
 from hopfield_core.capacity.curves import MAX_STEPS
 from hopfield_core.capacity.runs import async_plan, layout
+from hopfield_core.capacity.theory import textbook_capacity
 
 from ..budget import RUN_BYTES
 
@@ -58,20 +58,6 @@ MODERN_SLOW = 20       # its updates below
 MB = 2 ** 20
 
 
-def capacity(variant: str, d: int, flip: float, degree: int) -> float:
-    """The textbook capacity in patterns: 0.138 d, Krotov and Hopfield's d^(n-1) /
-    (2 (2n-3)!! ln d), Demircigil's exponential one (infinite past 1e300, and for the modern
-    network, which has no such count: see steps)."""
-    if variant.startswith("classical"):
-        return classical_capacity(d)
-    if variant == "dense":
-        return 10 ** log10_polynomial_capacity(d, degree)
-    if variant == "exponential":
-        log10 = log10_exponential_capacity(d, min(flip, 0.49))
-        return 10 ** log10 if log10 < 300 else math.inf
-    return math.inf
-
-
 def _load(variant: str, d: int, n: int, flip: float, degree: int) -> float:
     """How loaded a network is, about 1 where queries start to fail: N over the capacity,
     shrunk for a noisy query (the basins narrow with the load: by sqrt(1 - 2 flip) for the
@@ -81,7 +67,7 @@ def _load(variant: str, d: int, n: int, flip: float, degree: int) -> float:
     if variant == "exponential":
         return math.log(max(n, 2)) / ((1 - 2 * flip) ** 2 * d / 2)
     noise = 0.5 if variant.startswith("classical") else 1.0
-    return n / (capacity(variant, d, flip, degree) * (1 - 2 * flip) ** noise)
+    return n / (textbook_capacity(variant, d, flip, degree) * (1 - 2 * flip) ** noise)
 
 
 def _ramp(variant: str, d: int, load: float) -> float:

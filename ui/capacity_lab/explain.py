@@ -53,8 +53,11 @@ CURVES = RUN + "\n\n" + (
     "$\\Delta \\ge \\frac{2}{\\beta N} + \\frac{1}{\\beta} \\ln\\big(2 (N-1) N \\beta M^2\\big)$ "
     "from any query within $1/(\\beta N M)$ of it; the dotted line is the fraction of trials "
     "this sufficient condition covers, so it never lies above the measured curve. A query "
-    "with a flipped bit lies outside that small sphere, so past flip 0 the line is at 0: the "
-    "theorem says nothing there.")
+    "with $k$ flipped bits lies $2\\sqrt{k}$ from the pattern, outside that small sphere, so "
+    "past flip 0 the line is at 0: the theorem says nothing there. The one exception in this "
+    "lab is a single stored pattern at small $\\beta$: its sphere's radius "
+    "$1/(\\beta \\sqrt{d})$ reaches 2 when $\\beta \\sqrt{d} \\le 1/2$ (at d = 16 and "
+    "$\\beta = 0.05$ it is 5, wide enough for 6 flipped bits).")
 CURVE_FORMULAS = [
     r"h_i = x^1_i + \frac{1}{d}\sum_{\mu \ne 1}\sum_{j \ne i} x^\mu_i x^\mu_j x^1_j"
     r"\;\Rightarrow\; P(\text{flip}) \approx \Phi\!\left(-\sqrt{d/N}\right)",
@@ -86,6 +89,12 @@ PHASE_FORMULAS = [
     r"q = \mathbb{E}_z \tanh^2\!\big(\beta (m + \sqrt{\alpha r}\, z)\big)",
     r"r = \frac{q}{\big(1 - \beta (1 - q)\big)^2}",
 ]
+
+
+def intro() -> None:
+    st.title("Capacity lab")
+    st.caption("Store N random patterns in d neurons, many times over, and count how often a "
+               "pattern comes back: capacity measured, not quoted.")
 
 
 def explain(view: str) -> None:

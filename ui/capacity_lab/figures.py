@@ -6,21 +6,18 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ..figures import GREY, figure, note, vline
-from . import cost
+from hopfield_core.capacity.theory import textbook_capacity
+
+from ..figures import GREY, RED, figure, note, vline
 
 COLOURS = {"classical-sync": "#1f6feb", "classical-async": "#0a3069", "dense": "#1a7f37",
            "exponential": "#d1242f", "modern": "#8250df"}
 
 
 def theory_n(variant: str, d: int, flip: float, degree: int, beta: float = 1.0) -> float | None:
-    """The textbook capacity in patterns (None where there is none to draw). The exponential
-    network's, 2^(d/2) at flip 0, is Demircigil et al.'s theorem for F(z) = e^z, which is
-    this network at beta = 1 only (F(z) = e^(beta (z - d)) is e^z rescaled when beta = 1): at
-    other beta it is not drawn (at small beta the memory behaves nearly classically)."""
-    if variant == "exponential" and beta != 1.0:
-        return None
-    n = cost.capacity(variant, d, flip, degree)
+    """The textbook capacity in patterns (None where there is none to draw: for the modern
+    network, and the exponential one at beta other than 1, where its theorem does not apply)."""
+    n = textbook_capacity(variant, d, flip, degree, beta)
     return n if math.isfinite(n) else None
 
 
@@ -61,19 +58,24 @@ def basin_figure(bm, name: str) -> go.Figure:
                   dict(title="fraction of bits flipped in the query", tickformat=".0%"))
 
 
+THEORY_LINE = "theory: T_M(α), d → ∞"  # the phase diagram's dashed line, named in its legend
+
+
 def phase_figure(pd, boundary: np.ndarray | None, alpha_c: float) -> go.Figure:
+    """The final overlap over (load, temperature), with the replica theory's retrieval boundary
+    (alphas, T_M) as a dashed line named in the legend, and alpha_c dotted."""
     traces = [go.Heatmap(x=pd.n_patterns / pd.d, y=pd.temperatures, z=pd.overlap.T, zmin=0,
                          zmax=1, colorscale="Viridis", colorbar=dict(title="overlap"),
                          hovertemplate="N/d = %{x:.3f}<br>T = %{y:.2f}<br>overlap %{z:.2f}"
                                        "<extra></extra>")]
-    if boundary is not None:
+    if boundary is not None:  # in the legend (red: legible on the heatmap and on the page)
         alphas, temps = boundary
-        traces.append(go.Scatter(x=alphas, y=temps, mode="lines", name="theory: T_M(α), d → ∞",
-                                 line=dict(color="white", width=3, dash="dash")))
+        traces.append(go.Scatter(x=alphas, y=temps, mode="lines", name=THEORY_LINE,
+                                 line=dict(color=RED, width=3, dash="dash"), showlegend=True))
     shapes = [vline(alpha_c, color=GREY, dash="dot", width=1)]
     notes = [note(alpha_c, 1.0, "α_c = 0.138", xref="x", yref="paper", yanchor="bottom",
                   font=dict(size=12))]
     return figure(traces, f"Final overlap with the stored pattern, d = {pd.d}", 400,
                   dict(title="load N/d", range=[0, float(pd.loads.max()) * 1.02]),
                   dict(title="temperature T", range=[0, float(pd.temperatures.max())]),
-                  shapes=shapes, annotations=notes, legend=dict(orientation="h", y=-0.2, x=0))
+                  shapes=shapes, annotations=notes, showlegend=boundary is not None)

@@ -190,7 +190,7 @@ def phase_section() -> None:
         grid, trials, sweeps = _columns(["ph_grid", "ph_trials", "ph_sweeps"])
     d, grid, trials, sweeps = int(d), int(grid), int(trials), int(sweeps)
     seconds = cost.phase_seconds(d, grid, trials, sweeps, float(load))
-    loads = tuple(np.round(np.linspace(float(load) / grid, float(load), grid), 4))
+    loads = cost.phase_loads(grid, float(load))  # the loads the estimates above count
     temps = tuple(np.round(np.linspace(0.0, float(tmax), grid), 4))
     seed = int(SETTINGS["seed"])
     run_key = ("phase", d, loads, temps, trials, sweeps, seed)
@@ -209,18 +209,9 @@ def phase_section() -> None:
                         cache.has_phase_diagram(d, loads, temps, trials, sweeps, seed))
     if pd is None:
         return
-    boundary = theory_boundary(float(load))
+    boundary = cache.theory_boundary(float(load))
     live.plot(st, figures.phase_figure(pd, boundary, CLASSICAL_ALPHA), "cap_phase", True,
               "capacity_phase")
     st.download_button("Download the phase diagram (CSV)", export.phase_csv(pd),
                        "capacity_phase.csv", "text/csv", key="cap_phase_csv")
     st.caption(export.PNG_NOTE)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def theory_boundary(max_load: float):
-    """(alphas, T_M(alpha)) of the replica theory up to alpha_c, for the white line."""
-    from hopfield_core.capacity import ags
-
-    alphas = np.linspace(1e-3, min(max_load, 0.1379), 50)
-    return alphas, ags.retrieval_boundary(alphas)

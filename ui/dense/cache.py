@@ -7,7 +7,7 @@ import streamlit as st
 from hopfield_core import analysis, capacity
 
 from . import figures as figures_dense
-from ..state import build_model
+from ..runs import build_model
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

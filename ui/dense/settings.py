@@ -2,10 +2,9 @@
 ui.settings."""
 from __future__ import annotations
 
-import streamlit as st
-
-from .. import state
-from ..settings import Choice, Flag, Int, Settings, Steps
+from ..setting_fields import Choice, Flag, Int, Steps
+from ..settings import Settings
+from ..shared_settings import LINK, SIDEBAR
 
 INTERACTIONS = ("polynomial", "exponential")
 MODES = ("async", "sync")
@@ -14,22 +13,21 @@ BETAS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0
 SECTIONS = {"compare": "Classical vs dense", "capacity": "How many patterns each network holds"}
 
 SETTINGS = Settings("dense", [
-    Choice("interaction", "Interaction F", "polynomial", INTERACTIONS, state="dn_interaction",
+    Choice("interaction", "Interaction F", "polynomial", INTERACTIONS,
            help="polynomial: F(z) = z^n; exponential: F(z) = e^(beta (z - d))."),
-    Int("n", "Degree n", 3, MIN_DEGREE, MAX_DEGREE, state="dn_degree",
+    Int("n", "Degree n", 3, MIN_DEGREE, MAX_DEGREE,
         help="n = 2 is the classical Hopfield network."),
-    Flag("rect", "Rectified", state="dn_rectified",
+    Flag("rect", "Rectified",
          help="F(z) = max(z, 0)^n: patterns the state disagrees with count for nothing "
               "(Krotov & Hopfield's rectified polynomial)."),
-    Steps("beta", "Sharpness beta (exponential)", 1.0, BETAS, state="dn_beta",
+    Steps("beta", "Sharpness beta (exponential)", 1.0, BETAS,
           help="Logarithmic steps. Small beta: F is nearly linear and forgets which pattern is "
                "near; large beta: only the nearest pattern counts."),
-    Choice("mode", "Update", "async", MODES, state="dn_mode",
+    Choice("mode", "Update", "async", MODES,
            help="async: one neuron at a time, random order; sync: all at once."),
-    Int("steps", "Step limit", 30, 5, 200, widget="number", state="dn_steps",
+    Int("steps", "Step limit", 30, 5, 200, widget="number",
         help="Whole number from 5 to 200."),
-    Choice("view", "Section", "compare", tuple(SECTIONS), widget="segmented", names=SECTIONS,
-           state="dn_section"),
+    Choice("view", "Section", "compare", tuple(SECTIONS), widget="segmented", names=SECTIONS),
 ])
 
 # "Load this demo": 10 letters at 8 x 8 pixels (d = 64, so N = 10 > 0.138 d = 8.83), query H
@@ -37,19 +35,16 @@ SETTINGS = Settings("dense", [
 # the classical network ends in a mixture state, degree 3 retrieves H.
 DEMO_LETTERS = "HOPFIELDKX"
 DEMO_SIZE = 8
-DEMO_QUERY = {"q_index": 0, "q_corruption": "flip", "q_amount": 0.2, "q_seed": 0}
+DEMO_LINK = {"presets": tuple(f"letters/{c}" for c in DEMO_LETTERS),  # LINK's: the store,
+             "q_image": None}  # and the query is a stored letter, not an uploaded image
+DEMO_SIDEBAR = {"size": DEMO_SIZE, "colour": False, "binarize": "threshold",  # SIDEBAR's
+                "q_index": 0, "q_corruption": "flip", "q_amount": 0.2, "q_seed": 0, "q_flip": ()}
+DEMO_MODEL = {key: SETTINGS.fields[key].default for key in ("interaction", "n", "rect", "mode", "steps")}
 
 
 def load_demo() -> None:
-    """on_click of "Load this demo": the store, the representation, the query and the model."""
-    state.clear()
-    for letter in DEMO_LETTERS:
-        state.add_preset(f"letters/{letter}")
-    st.session_state.size = DEMO_SIZE
-    st.session_state.colour = False
-    st.session_state.binarize = "threshold"
-    st.session_state.q_image = None  # the demo's query is a stored letter, not an upload
-    for key, value in DEMO_QUERY.items():
-        st.session_state[key] = value
-    for key in ("interaction", "n", "rect", "mode", "steps"):
-        SETTINGS.assign(key, SETTINGS.fields[key].default)
+    """on_click of "Load this demo": the store, the representation, the query and the model,
+    each value assigned through the settings layer (beta and the section stay as they are)."""
+    for settings, demo in ((LINK, DEMO_LINK), (SIDEBAR, DEMO_SIDEBAR), (SETTINGS, DEMO_MODEL)):
+        for key, value in demo.items():
+            settings.assign(key, value)

@@ -1,5 +1,8 @@
-"""The Energy Transformer page's controls: which image, which patches are hidden."""
+"""The Energy Transformer page's controls: which image, which patches are hidden, how many
+steps, which model, which device."""
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -9,9 +12,10 @@ from hopfield_core import images
 from hopfield_core.et.masks import random_mask, rectangle_mask, show_masked, toggle
 from hopfield_core.presets import preset_image
 
-from .. import state
+from .. import store
 from ..text import quoted
 from ..widgets import UPLOAD_TYPES
+from . import cache
 from .settings import GRID, PATCH, SETTINGS, SIZE, mask_text
 
 CLICK_WIDTH = 320
@@ -27,16 +31,16 @@ def pick_image() -> tuple[np.ndarray | None, str]:
                                f"to {SIZE} x {SIZE} pixels.")
     if up is not None:
         try:
-            SETTINGS.assign("img", state.upload_key(up))
+            SETTINGS.assign("img", store.upload_key(up))
         except images.ImageError as e:
             st.error(f"{quoted(up.name)}: {e}")
             return None, ""
     key = SETTINGS["img"]
     if not key:
         return None, ""
-    found = state.stored_upload(key)
+    found = store.stored_upload(key)
     if found is None:
-        st.error(state.missing_upload(key))
+        st.error(store.missing_upload(key))
         return None, ""
     shown = f"Completing the photo uploaded as {quoted(found[0])}"
     st.caption(f"{shown}, centre-cropped to a square and resized to {SIZE} x {SIZE} pixels "
@@ -96,8 +100,32 @@ def pick_device(options: list[str]) -> str:
                 f"running on {options[0].upper()}.")
         SETTINGS.assign("device", "auto")
     if len(options) > 1:
-        st.radio("Device", ["auto", *options], key="et_device", horizontal=True,
+        st.radio("Device", ["auto", *options], key="energy_transformer_device", horizontal=True,
                  format_func=lambda d: f"auto ({options[0].upper()})" if d == "auto" else d.upper(),
                  help="CUDA or Apple MPS when this machine has one, else the CPU.")
     chosen = SETTINGS["device"]
     return options[0] if chosen == "auto" else chosen
+
+
+class Choices(NamedTuple):
+    image: np.ndarray | None  # (SIZE, SIZE, 3), or None: no image to complete
+    image_key: str
+    mask: np.ndarray | None   # (GRID, GRID) bool, True = hidden; None without an image
+    steps: int
+    name: str                 # the model (checkpoint.MODELS)
+    device: str
+
+
+def panel() -> Choices:
+    """The page's controls, side by side: the image, the steps, the model and the device on
+    the left, the mask on the right."""
+    with st.container(key="controls_et"):
+        left, right = st.columns([1, 1], gap="large")
+        with left:
+            image, image_key = pick_image()
+            steps = SETTINGS.show("steps")
+            name = SETTINGS.show("start")
+            device = pick_device(cache.devices())
+        with right:
+            mask = pick_mask(image) if image is not None else None
+    return Choices(image, image_key, mask, int(steps), name, device)

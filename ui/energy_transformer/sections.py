@@ -1,6 +1,10 @@
-"""The Energy Transformer page's live parts below the player: the images, the numbers, the
-energy and the error against steps, and why the energy must fall, on the live model."""
+"""The Energy Transformer page's live parts: the completion, and below the player the images,
+the numbers, the energy and the error against steps, and why the energy falls, on the live
+model."""
 from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -9,12 +13,73 @@ from hopfield_core.analysis import energy_rises
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
 
-from .. import charts, figures, state
+from .. import charts, figures, widgets
+from ..shared_settings import presenter
 from ..live_charts import live
-from . import dynamics, figures as et_figures
+from . import cache, explain, figures as et_figures
+from .settings import GRID, PATCH
 
 PAGE = "et"  # the page's player (ui.widgets.player) and its keys
 NO_BAR = {"displayModeBar": False}
+
+
+def unavailable(error: str) -> None:
+    """Why the model did not load, and a button to try again."""
+    st.error(f"The Energy Transformer is unavailable: {error} The other pages still work.")
+    st.button("Retry", key="et_retry", icon=":material/refresh:",
+              help="Load the weights again (after they have been restored or retrained).")
+
+
+def hidden_note(mask: np.ndarray, cfg) -> None:
+    """How many patches are hidden (mask (GRID, GRID), True = hidden), and a warning when none
+    or all are (cfg: the configuration of the model that runs)."""
+    st.caption(f"Hidden: {int(mask.sum())} of {GRID * GRID} patches.")
+    if not mask.any():
+        st.warning("Nothing is hidden: hide some patches to see the model fill them in.")
+    elif mask.all():
+        st.warning(explain.all_hidden(cfg))
+
+
+class Run(NamedTuple):
+    out: object        # the Completion (hopfield_core.et.complete), T steps
+    seconds: float     # how long it took
+    key: tuple         # the run's parameters: the player's run and the spectra's cache key
+    mse: np.ndarray    # (T+1,) masked-patch error of every frame
+    yardstick: float   # the mean fill's masked-patch error
+
+
+def complete(c) -> Run:
+    """The completion of the chosen image and mask by the chosen model (c: controls.Choices),
+    cached for every session, with its errors."""
+    mask_key = hashlib.sha1(c.mask.tobytes()).hexdigest()
+    out, seconds = cache.complete(c.device, c.name, c.image_key, mask_key, c.steps, c.image,
+                                  c.mask)
+    key = (c.image_key, mask_key, c.device, c.name, len(out.energies) - 1)
+    yardstick = masked_patch_mse(mean_fill(c.image, c.mask, PATCH), c.image, c.mask, PATCH)
+    return Run(out, seconds, key, error_curve(out.frames, c.image, c.mask, PATCH), yardstick)
+
+
+def frame(run: Run, model, c) -> None:
+    """The player and everything it shows at the step it is on (the body that Play re-runs):
+    the pictures, the errors, the curves, and why the energy falls (model: the loaded ET)."""
+    out, mse, T = run.out, run.mse, len(run.out.energies) - 1
+    t = widgets.player(PAGE, T, run.key)
+    pictures(c.image, c.mask, out.frames[t], t, PATCH,
+             out.frames[0] if model.cfg.readout == "change" else None)
+    m = st.columns(4)
+    m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}", delta=since_start(mse, t),
+                delta_color="inverse")
+    m[1].metric("Mean-fill MSE", f"{run.yardstick:.4f}")
+    m[2].metric("Device", c.device.upper())
+    m[3].metric("Completion took", f"{run.seconds * 1000:.0f} ms")
+    curves(out, mse, run.yardstick, t)
+    st.caption(settled(out, mse, model.cfg.steps, explain.start_picture(model.cfg)))
+    if energy_rises(out.energies, rtol=ROUNDING).size:
+        st.warning("The energy rose at some step for this image: the step size is too large "
+                   "for it.")
+    spectrum = cache.spectrum(c.device, c.name, run.key, t, out.tokens[t])
+    why_it_falls(out, spectrum, float(model.model.ln_gamma), model.cfg, t)
+    widgets.stop_if_done(PAGE, t, T)
 
 
 def small(x: float, signed: bool = False) -> str:
@@ -83,7 +148,7 @@ def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None
 def pair():
     """Two places for two charts: side by side, or one below the other on a projector (the
     presenter's larger fonts leave half a width too narrow for a chart and its legend)."""
-    if state.presenter():
+    if presenter():
         return st.container(), st.container()
     return st.columns(2)
 
@@ -122,18 +187,17 @@ def why_it_falls(out, spectrum: dict, gamma: float, cfg, t: int) -> None:
     """dE/dt = -(dE/dg)^T M s on the live model (cfg: its configuration): the two parts, the
     rate, and M's eigenvalues on the tokens of the shown step."""
     alpha = cfg.alpha
-    st.subheader("Why the energy must fall")
+    st.subheader("Why the energy falls")
     left, right = pair()
     live(left, et_figures.parts(out.energies_att, out.energies_hn, t), "et_parts", PAGE,
          config=NO_BAR)
     live(right, et_figures.rate(out.rates, out.energies, alpha, t), "et_rate", PAGE, config=NO_BAR)
     text, eq = st.container(), st.container(horizontal=True, wrap=True, gap="large",
                                             key="formulas_et_descent")
-    eq.latex(r"L(x) = D\,\gamma \sqrt{\mathrm{var}(x) + \epsilon} + \delta^\top x,\quad "
-             r"g = \frac{\partial L}{\partial x}")
-    eq.latex(dynamics.law_latex(cfg))
+    eq.latex(explain.LAGRANGIAN)
+    eq.latex(explain.law_latex(cfg))
     sign = "positive" if gamma > 0 else "not positive"
-    text.markdown(dynamics.law_words(cfg))
+    text.markdown(explain.law_words(cfg))
     st.markdown(
         f"**On the tokens of step {t}** ({spectrum['tokens']} tokens, one ${spectrum['dim']}"
         f"\\times{spectrum['dim']}$ block of $M$ each, by autograd): smallest eigenvalue "

@@ -11,7 +11,8 @@ from hopfield_core.et.photos import held_out
 from hopfield_core.presets import photo_names
 
 from .. import uploads
-from ..settings import Choice, Custom, Float, Int, Range, Settings
+from ..setting_fields import Choice, Custom, Float, Int, Range
+from ..settings import Settings
 
 SHIPPED = shipped_config()  # the default model's sizes and dynamics, from assets/et/config.json
 CONFIGS = {name: shipped_config(folder) for name, folder in MODELS.items()}
@@ -62,26 +63,25 @@ def read_upload(text: str) -> str:
     return text
 
 
-SETTINGS = Settings("et", [
-    Choice("src", "Image", "photo", tuple(SOURCES), names=SOURCES, state="et_source"),
-    Choice("photo", "Photo", DEFAULT_PHOTO, PHOTOS, widget="select", names=PHOTO_NAMES,
-           state="et_photo"),
-    Custom("img", "the uploaded photo", "", read_upload, str, max_len=80, state="_et_img",
+SETTINGS = Settings("energy_transformer", [
+    Choice("src", "Image", "photo", tuple(SOURCES), names=SOURCES),
+    Choice("photo", "Photo", DEFAULT_PHOTO, PHOTOS, widget="select", names=PHOTO_NAMES),
+    Custom("img", "the uploaded photo", "", read_upload, str, max_len=80,
            names={"": "no uploaded photo"}),
-    Choice("mask", "Mask", "random", tuple(MASKS), names=MASKS, state="et_mask_mode"),
-    Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05, state="et_ratio"),
-    Int("seed", "Seed", 0, 0, 10_000, widget="number", state="et_seed"),
-    Range("rows", "Rows", (2, 6), 0, GRID, state="et_rows"),
-    Range("cols", "Columns", (2, 6), 0, GRID, state="et_cols"),
+    Choice("mask", "Mask", "random", tuple(MASKS), names=MASKS),
+    Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05),
+    Int("seed", "Seed", 0, 0, 10_000, widget="number"),
+    Range("rows", "Rows", (2, 6), 0, GRID),
+    Range("cols", "Columns", (2, 6), 0, GRID),
     Custom("hide", "the patches clicked hidden", mask_text(random_mask(GRID, 0.5, 0)),
-           read_mask, str, state="_et_hide"),
-    Int("steps", "Steps T", SHIPPED.steps, 1, MAX_STEPS, state="et_steps",
+           read_mask, str),
+    Int("steps", "Steps T", SHIPPED.steps, 1, MAX_STEPS,
         help=f"The model was trained to be read after {SHIPPED.steps} steps: run it longer (up "
              f"to {MAX_STEPS}) to see whether the picture holds while the energy falls."),
     Choice("start", "Start", "harmonic", tuple(MODEL_NAMES), names=MODEL_NAMES, widget="select",
-           state="et_start",
            help="Where the hidden patches start: from their smooth harmonic fill, which the "
-                "descent then adjusts (the more accurate model), or from the mask token alone, as in "
+                "descent then adjusts (the more accurate model: the lower error on every preset "
+                "photo with the default mask), or from the mask token alone, as in "
                 "the paper, so that the descent draws the whole hole (two trained models)."),
-    Custom("device", "Device", "auto", read_device, str, max_len=8, state="et_device"),
+    Custom("device", "Device", "auto", read_device, str, max_len=8),
 ])

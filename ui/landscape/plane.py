@@ -7,8 +7,8 @@ import streamlit as st
 
 from hopfield_core import landscape as core
 
-from .. import charts, figures, layout, state
-from . import cache
+from .. import charts, figures, pictures, query, runs, shared_cache
+from . import cache, explain
 from . import figures as figs
 from .settings import SETTINGS
 
@@ -31,36 +31,25 @@ def controls(ps):
     return mode, (chosen if mode == "three" else ()), beta, max_steps
 
 
-def explain() -> None:
-    layout.note("plane", (
-        "Image patterns live in $d$ dimensions, so we look at a **plane** through that space: "
-        "either the plane of the stored patterns' two main directions of variation (PCA, "
-        "through their mean $\\bar x$), or the plane through three chosen patterns. The colours "
-        "are the exact energy of the points of that plane; the query's trajectory is drawn as "
-        "its projection (hover a step for its own energy and its distance from the plane)."),
-        [r"\xi(u, v) = \bar x + u\, e_1 + v\, e_2", r"E(u, v) = E(\xi(u, v))",
-         r"(u, v) = \big(e_1^\top(\xi - \bar x),\ e_2^\top(\xi - \bar x)\big)"])
-
-
 def show(ps) -> None:
     if ps.N < 3:
         st.info("A plane needs at least 3 stored patterns: add some in the sidebar.")
-        explain()
+        explain.plane_view()
         return
     mode, chosen, beta, max_steps = controls(ps)
     try:
         plane = cache.plane_for(ps.fingerprint, mode, chosen, ps.X)
     except ValueError as e:
         st.error(str(e))
-        explain()
+        explain.plane_view()
         return
     note = cache.plane_note(ps.d, ps.N, ps.X.dtype.itemsize)
     if note:
         st.warning(note, icon=":material/memory:")
-        explain()
+        explain.plane_view()
         return
-    q, qkey = state.query(ps)
-    traj = state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=max_steps)
+    q, qkey = query.make(ps)
+    traj = runs.run("modern", {"beta": beta}, ps, q, max_steps=max_steps)
     pc, tc = plane.project(ps.X), plane.project(traj.states)
     off = plane.distance(traj.states)
     extent = core.box_extent(np.vstack([pc, tc]), margin=0.2)
@@ -73,7 +62,7 @@ def show(ps) -> None:
     title = f"E on the {'PCA plane' if mode == 'pca' else 'plane of three patterns'}, β = {beta:g}"
     left, right = st.columns([3, 2], gap="large")
     key = ("landscape", "plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, max_steps)
-    charts.plot(left, state.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
+    charts.plot(left, shared_cache.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
                                                            title, axes)),
                       key="ls_plane_chart", config=CHART)
     with right:
@@ -88,7 +77,7 @@ def show(ps) -> None:
                    "energy (in the hover), usually higher than the colour under its dot. Stored "
                    "patterns on the plane sit in their valleys; the PCA plane of more than three "
                    "patterns passes only near them.")
-        charts.plot(st, state.shared(key + ("energy",), lambda: figures.energy_curve(
+        charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="Own energy per step",
                             height=260)),
                         key="ls_plane_energy", config=CHART)
@@ -99,6 +88,6 @@ def show(ps) -> None:
                 (plane.basis[0], "direction u"), (plane.basis[1], "direction v")]
         for col, (vec, cap) in zip(cols, pics):
             lim = float(np.max(np.abs(vec))) or 1.0
-            col.image(state.picture_png(vec, ps.shape, -lim, lim, width=160), caption=cap, width=160,
+            col.image(pictures.picture_png(vec, ps.shape, -lim, lim, width=160), caption=cap, width=160,
                       output_format="PNG")
-    explain()
+    explain.plane_view()

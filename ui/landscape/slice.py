@@ -5,28 +5,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from .. import charts, layout, state, tables
-from . import cache
+from .. import charts, shared_cache, tables
+from . import cache, explain
 from . import figures as figs
 from .settings import SETTINGS
 
 CHART = {"displayModeBar": False}
 
 
-def explain() -> None:
-    layout.note("slice", (
-        "Walk in a straight line from one stored pattern to another. Two separate valleys show "
-        "a **barrier** in between, and $\\beta$ sets its height: at small $\\beta$ the valleys "
-        "merge (no barrier: the midpoint is lower), at large $\\beta$ each pattern is a deep, "
-        "narrow well. The shaded band is the segment itself ($0 \\le t \\le 1$)."),
-        [r"E(t) = E\big((1-t)\,x_a + t\,x_b\big)",
-         r"\Delta E = \max_{0\le t\le 1} E(t) - \max\big(E(0), E(1)\big)"])
-
-
 def show(ps) -> None:
     if ps.N < 2:
         st.info("A slice needs at least 2 stored patterns: add some in the sidebar.")
-        explain()
+        explain.slice_view()
         return
     labels = [f"{i + 1}. {n}" for i, n in enumerate(ps.names)]
     with st.container(key="controls_landscape_slice"):
@@ -36,21 +26,21 @@ def show(ps) -> None:
         betas = SETTINGS.show("betas", c3)
     if a == b:
         st.warning("Choose two different patterns: a line from a pattern to itself is a point.")
-        explain()
+        explain.slice_view()
         return
     if not betas:
         st.info("Choose at least one value of β.")
-        explain()
+        explain.slice_view()
         return
     betas = tuple(sorted(float(v) for v in betas))
     note = cache.slice_note(ps.d, ps.N, len(betas))
     if note:
         st.warning(note, icon=":material/memory:")
-        explain()
+        explain.slice_view()
         return
     ts, E, bars = cache.line_slice(ps.fingerprint, a, b, betas, ps.X)
     key = ("landscape", "slice", ps.fingerprint, a, b, betas, ps.names[a], ps.names[b])
-    charts.plot(st, state.shared(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
+    charts.plot(st, shared_cache.shared(key, lambda: figs.slice_chart(ts, E, betas, bars, ps.names[a],
                                                                ps.names[b])),
                     key="ls_slice_chart", config=CHART)
     cols = st.columns(len(betas))
@@ -67,4 +57,4 @@ def show(ps) -> None:
     }), key="ls_slice_table")
     st.caption("A barrier of 0 means the segment has no hump: from the higher end the energy "
                "only falls along the line, so that end is no valley in this direction.")
-    explain()
+    explain.slice_view()

@@ -10,8 +10,8 @@ from hopfield_core import images
 from hopfield_core import landscape as core
 from hopfield_core.capacity import CLASSICAL_ALPHA, classical_capacity
 
-from .. import charts, layout, state
-from . import cache
+from .. import charts, shared_cache, store
+from . import cache, explain
 from . import figures as figs
 from .settings import SETTINGS
 
@@ -21,7 +21,7 @@ KIND_LABELS = {"stored": "Stored", "mirror": "Mirror", "mixture": "Mixture", "sp
 
 def store_4x4(n: int) -> np.ndarray:
     """The first n stored images, shrunk to 4 x 4 and made bipolar: (n', 16)."""
-    items = state.store()[:n]
+    items = store.items()[:n]
     if not items:
         return np.zeros((0, 16))
     return np.stack([images.to_bipolar(images.resize(s.image, (4, 4))) for s in items])
@@ -52,32 +52,22 @@ def patterns(d, n, seed, source):
     if len(X) < n:
         st.warning(f"The store holds {len(X)} image(s): using {len(X)} pattern(s), not {n}.")
     if len(X) == 0:
-        st.info("Store at least one pattern in the sidebar to begin.")
+        st.info(store.store_first())
         return None
     return X
-
-
-def explain() -> None:
-    layout.note("states", (
-        "With $d \\le 16$ neurons there are at most $2^{16} = 65\\,536$ states: few enough to "
-        "compute the energy of **every one** and find every **local minimum** (a state that no "
-        "single flip lowers). Each minimum is a stored pattern, a **mirror** $-x_\\mu$, an odd "
-        "**mixture** $\\mathrm{sgn}(\\pm x_a \\pm x_b \\pm x_c)$, or **spurious** (none of these)."),
-        [r"\text{classical: } E = -\tfrac12\,\xi^\top W \xi",
-         r"\text{dense } (n=3)\text{: } E = -\sum_\mu (x_\mu^\top \xi)^3"])
 
 
 def show() -> None:
     d, n, seed, model, source, xaxis, ref = controls()
     X = patterns(d, n, seed, source)
     if X is None:
-        explain()
+        explain.states_view()
         return
     ref = min(ref, len(X) - 1)
     note = cache.binary_note(X.shape[1], len(X))  # d neurons, N patterns
     if note:
         st.warning(note, icon=":material/memory:")
-        explain()
+        explain.states_view()
         return
     patterns_key = X.astype(np.int8).tobytes().hex()
     land = cache.binary(model, patterns_key, X)
@@ -100,7 +90,7 @@ def show() -> None:
         return figs.state_cloud(ux, uy, cnt, xs[land.minima], land.energies[land.minima],
                                 land.kinds, labels, x_title)
 
-    charts.plot(st, state.shared(("landscape", "cloud", model, patterns_key, xaxis, ref), cloud),
+    charts.plot(st, shared_cache.shared(("landscape", "cloud", model, patterns_key, xaxis, ref), cloud),
                     key="ls_binary_chart", config=CHART)
     left, right = st.columns([3, 2], gap="large")
     left.dataframe(pd.DataFrame({
@@ -122,4 +112,4 @@ def show() -> None:
         else:
             st.caption("The cubic energy is odd: E(-ξ) = -E(ξ), so mirrors are maxima, not minima, "
                        "and the capacity grows like d².")
-    explain()
+    explain.states_view()

@@ -9,16 +9,14 @@ import streamlit as st
 from hopfield_core import analysis
 from hopfield_core import landscape as core
 
-from .. import charts, figures, layout, state
+from .. import charts, figures, shared_cache
 from ..text import escaped
-from . import cache
+from . import cache, explain
 from . import figures as figs
 from .settings import QUERY_LIMIT, SETTINGS
 
 CHART = {"displayModeBar": False}
 CLICK_GRID = 25
-MODERN_ENERGY = (r"E(\xi) = -\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\top \xi}"
-                 r" + \tfrac12\,\xi^\top\xi + \frac1\beta\log N + \tfrac12 M^2")
 
 
 def point_text(p) -> str:
@@ -71,16 +69,6 @@ def controls():
     return table, float(qx), float(qy), float(beta), int(max_steps)
 
 
-def explain() -> None:
-    layout.note("world", (
-        "With patterns in the **plane** you can see the whole landscape at once. Place 2 to 6 "
-        "patterns and a query; the contour shows the exact energy of the continuous network "
-        "(every constant included), and the white path is `model.run(query)`: each step jumps "
-        "to the softmax-weighted average of the patterns. Small $\\beta$ melts the valleys into "
-        "one; large $\\beta$ digs one valley per pattern."),
-        [MODERN_ENERGY, r"\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)"])
-
-
 def show() -> None:
     apply_click()
     table, qx, qy, beta, max_steps = controls()
@@ -97,7 +85,7 @@ def show() -> None:
     left, right = st.columns([3, 2], gap="large")
     key = ("landscape", "world", points, beta, qx, qy, max_steps)
     with left:
-        fig = state.shared(key, lambda: figs.world(us, vs, E, P, traj.states, click,
+        fig = shared_cache.shared(key, lambda: figs.world(us, vs, E, P, traj.states, click,
                                                    f"E(ξ) at β = {beta:g}"))
         charts.plot(st, fig, key="ls_world_chart", on_select="rerun", selection_mode="points",
                         config=CHART)
@@ -112,7 +100,7 @@ def show() -> None:
         m3.metric("Steps taken", traj.steps)
         m4.metric("Ends at", point_text(traj.final))
         st.info(v.sentence([f"x{i + 1}" for i in range(len(P))]))
-        charts.plot(st, state.shared(key + ("energy",), lambda: figures.energy_curve(
+        charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="Energy at each step", height=280)),
                         key="ls_world_energy", config=CHART)
-    explain()
+    explain.world_view()

@@ -76,6 +76,12 @@ IMAGE_TRAINING = (
     "of an image.")
 
 
+def intro() -> None:
+    st.title("Learning the memories")
+    st.caption("The modern Hopfield network is a probability model whose normaliser is exact, "
+               "so its patterns can be learned from data by maximum likelihood.")
+
+
 def explain(view: str) -> None:
     """Each tab's explanation describes what that tab shows (ui/learning/sections.py)."""
     if view == "images":
@@ -88,12 +94,19 @@ def explain(view: str) -> None:
                  icon=":material/arrow_forward:")
 
 
+PROMPTS = (  # the first prompt's outcomes are checked in tests/app/test_learning_page.py
+    "1. **Watch the two forces.** Press Play on the four clusters: the six patterns leave "
+    "the origin and split up. Four of them settle, one on each cluster; the other two win "
+    "almost none of the data (their share $R_\\mu$ falls to about 0), so nothing pulls "
+    "them out and they stall short of any cluster. Set N = 4: at seed 0 each pattern "
+    "takes a cluster of its own (not at every seed: at seed 2 one starves and another "
+    "sits between two clusters). "
+    "Then set N = 2: each pattern settles between two clusters and shares them.\n"
+    "2. **Too wide, too narrow.** Choose the two moons and compare β = 0.5, 2 and 8 after "
+    "the last step: which gives the lowest held-out NLL, and what do the samples look like?\n"
+    "3. **Your own data.** Choose *my points*, click a shape into the plane, and train.")
+
+
 def try_this() -> None:
     st.subheader("Try this")
-    st.markdown(
-        "1. **Watch the two forces.** Press Play on the four clusters: the patterns leave the "
-        "origin, split up, and each settles on a cluster. Then set N = 2: two patterns must "
-        "share four clusters.\n"
-        "2. **Too wide, too narrow.** Choose the two moons and compare β = 0.5, 2 and 8 after "
-        "the last step: which gives the lowest held-out NLL, and what do the samples look like?\n"
-        "3. **Your own data.** Choose *my points*, click a shape into the plane, and train.")
+    st.markdown(PROMPTS)

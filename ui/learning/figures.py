@@ -4,8 +4,6 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from hopfield_core import ebm
-
 from .. import chart_style as style
 from ..figures import BLUE, GREY, RED, figure, vline
 from .settings import LIMIT
@@ -22,17 +20,8 @@ def grid_axis(n: int) -> np.ndarray:
     return np.linspace(-LIMIT, LIMIT, n)
 
 
-def background(X: np.ndarray, beta: float, kind: str):
-    """(axis, Z): log p or E over the box [-LIMIT, LIMIT]^2."""
-    g = grid_axis(GRID)
-    U, V = np.meshgrid(g, g)
-    P = np.c_[U.ravel(), V.ravel()]
-    Z = ebm.log_density(X, P, beta) if kind == "density" else ebm.energy(X, P, beta)
-    return g, Z.reshape(U.shape)
-
-
-def _background(X: np.ndarray, beta: float, kind: str) -> go.Contour:
-    g, Z = background(X, beta, kind)
+def _background(grid: tuple[np.ndarray, np.ndarray], kind: str) -> go.Contour:
+    g, Z = grid  # (GRID,), (GRID, GRID)
     top = float(Z.max())
     zrange = dict(zmin=max(float(Z.min()), top - SPAN), zmax=top) if kind == "density" else {}
     return go.Contour(x=g, y=g, z=Z, colorscale="Viridis" if kind == "density" else "Viridis_r",
@@ -42,11 +31,13 @@ def _background(X: np.ndarray, beta: float, kind: str) -> go.Contour:
                       hovertemplate="(%{x:.2f}, %{y:.2f})<br>%{z:.3g}<extra></extra>", **zrange)
 
 
-def plane(X_path: np.ndarray | None, t: int, beta: float, kind: str, train: np.ndarray,
-          held: np.ndarray, clickable: bool, title: str, height: int = 560) -> go.Figure:
-    """The background at frame t, the data, and each pattern's path up to t (a star at t).
+def plane(X_path: np.ndarray | None, t: int, grid: tuple[np.ndarray, np.ndarray] | None,
+          kind: str, train: np.ndarray, held: np.ndarray, clickable: bool, title: str,
+          height: int = 560) -> go.Figure:
+    """The background at frame t (grid: the axis and log p or E of frame t's patterns on it,
+    ebm.plane_grid), the data, and each pattern's path up to t (a star at t).
     X_path None: no model yet (only the data, and the squares to click)."""
-    data = [] if X_path is None else [_background(X_path[t], beta, kind)]
+    data = [] if grid is None else [_background(grid, kind)]
     if clickable:
         c = grid_axis(CLICK)
         cx, cy = (a.ravel() for a in np.meshgrid(c, c))

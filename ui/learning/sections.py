@@ -7,7 +7,8 @@ import streamlit as st
 
 from hopfield_core import ebm, images
 
-from .. import charts, state, widgets
+from .. import charts, patterns, pictures, store, widgets
+from ..shared_settings import presenter
 from ..live_charts import live, slot_keys
 from ..text import escaped
 from . import cache, figures
@@ -99,7 +100,7 @@ def plane_section() -> None:
         run = None
     if run is None:
         if c["name"] == "mine":  # the points so far, to click more into
-            charts.plot(st, figures.plane(None, 0, c["beta"], c["kind"],
+            charts.plot(st, figures.plane(None, 0, None, c["kind"],
                                           np.array(pts, dtype=float).reshape(-1, 2),
                                           np.zeros((0, 2)), True, "Click to add points"),
                         key=PLANE, on_select="rerun", selection_mode="points",
@@ -113,10 +114,11 @@ def plane_section() -> None:
         t = widgets.player(PAGE, FRAMES, run_key)
         steps = t * run.per_frame
         # on a projector the plane takes the full width, the curves go below it
-        left, right = ((st.container(), st.container()) if state.presenter()
+        left, right = ((st.container(), st.container()) if presenter()
                        else st.columns([3, 2], gap="large"))
         title = f"After {steps} Adam steps, β = {c['beta']:g}"  # the colour bar names log p or E
-        fig = figures.plane(run.path, t, c["beta"], c["kind"], run.train, run.held,
+        grid = ebm.plane_grid(run.path[t], c["beta"], c["kind"], LIMIT, figures.GRID)
+        fig = figures.plane(run.path, t, grid, c["kind"], run.train, run.held,
                             c["name"] == "mine", title)
         if c["name"] == "mine":  # clicks add points
             live(left, fig, PLANE, PAGE, on_select="rerun", selection_mode="points", config=CHART)
@@ -152,11 +154,11 @@ def images_section() -> None:
         steps = int(SETTINGS.show("img_steps", c3))
         lr = float(SETTINGS.show("lr", c4))
         seed = int(SETTINGS.show("seed", c5))
-    items = state.store()
+    items = store.items()
     if len(items) < 1:
-        st.info("Store at least one image in the sidebar to learn from.")
+        st.info(store.store_first("to learn from"))
         return
-    size, colour, _ = state.representation()
+    size, colour, _ = patterns.representation()
     if N > len(items):
         st.warning(f"{N} patterns but only {len(items)} stored image"
                    f"{'s' if len(items) > 1 else ''}: use at most as many patterns as images "
@@ -192,9 +194,9 @@ def images_section() -> None:
                 key="eb_img_nll", config=CHART)
 
 
-def _gallery(pictures, captions, per_row: int = 8) -> None:
-    for a in range(0, len(pictures), per_row):
+def _gallery(shown, captions, per_row: int = 8) -> None:
+    for a in range(0, len(shown), per_row):
         cols = st.columns(per_row)
-        for col, img, cap in zip(cols, pictures[a:a + per_row], captions[a:a + per_row]):
-            col.image(state.image_png(img, 160), width="stretch", output_format="PNG")
+        for col, img, cap in zip(cols, shown[a:a + per_row], captions[a:a + per_row]):
+            col.image(pictures.image_png(img, 160), width="stretch", output_format="PNG")
             col.caption(escaped(cap))

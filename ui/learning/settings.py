@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from ..settings import Choice, Custom, Int, Settings, Steps
+from ..setting_fields import Choice, Custom, Int, Steps
+from ..settings import Settings
 
 VIEWS = {"plane": "Points in the plane", "images": "Your images"}
 DATA = {"clusters": "four clusters", "moons": "two moons", "ring": "a ring",
@@ -41,21 +42,18 @@ def write_points(points) -> str:
 
 
 SETTINGS = Settings("learning", [
-    Choice("view", "Section", "plane", tuple(VIEWS), widget="segmented", names=VIEWS,
-           state="eb_view"),
-    Choice("data", "Data", "clusters", tuple(DATA), widget="select", names=DATA, state="eb_data"),
-    Int("n", "Data points", 300, 20, MAX_DATA, widget="number", state="eb_n",
+    Choice("view", "Section", "plane", tuple(VIEWS), widget="segmented", names=VIEWS),
+    Choice("data", "Data", "clusters", tuple(DATA), widget="select", names=DATA),
+    Int("n", "Data points", 300, 20, MAX_DATA, widget="number",
         help=f"Whole number from 20 to {MAX_DATA}; a quarter of them are held out."),
-    Int("N", "Patterns N", 6, 1, 16, state="eb_N"),
-    Steps("beta", "β (widths 1/√β)", 2.0, BETAS, state="eb_beta"),
-    Steps("lr", "Learning rate (Adam)", 0.05, RATES, state="eb_lr"),
-    Steps("per_frame", "Adam steps per player step", 5, PER_FRAME, state="eb_per_frame"),
-    Choice("contour", "Background", "density", tuple(CONTOURS), widget="radio", names=CONTOURS,
-           state="eb_contour"),
-    Int("seed", "Seed", 0, 0, 9999, widget="number", state="eb_seed"),
-    Custom("pts", "my points", (), read_points, write_points, max_len=12 * MAX_MY_POINTS,
-           state="_eb_pts"),
-    Int("img_N", "Patterns N", 3, 1, 40, state="eb_img_N"),
-    Steps("img_beta", "β (widths 1/√β)", 1.0, BETAS, state="eb_img_beta"),
-    Steps("img_steps", "Adam steps", 100, IMAGE_STEPS, log=False, state="eb_img_steps"),
+    Int("N", "Patterns N", 6, 1, 16),
+    Steps("beta", "β (widths 1/√β)", 2.0, BETAS),
+    Steps("lr", "Learning rate (Adam)", 0.05, RATES),
+    Steps("per_frame", "Adam steps per player step", 5, PER_FRAME),
+    Choice("contour", "Background", "density", tuple(CONTOURS), widget="radio", names=CONTOURS),
+    Int("seed", "Seed", 0, 0, 9999, widget="number"),
+    Custom("pts", "my points", (), read_points, write_points, max_len=12 * MAX_MY_POINTS),
+    Int("img_N", "Patterns N", 3, 1, 40),
+    Steps("img_beta", "β (widths 1/√β)", 1.0, BETAS),
+    Steps("img_steps", "Adam steps", 100, IMAGE_STEPS, log=False),
 ])

@@ -9,7 +9,8 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import ModernHopfield
-from hopfield_core.metastable import BetaSweep, beta_sweep, bound_beta
+from hopfield_core.bound import bound_beta
+from hopfield_core.metastable import BetaSweep, beta_sweep
 
 from .. import memory_plan
 from ..byte_cache import ByteCache
@@ -19,7 +20,7 @@ from ..byte_cache import ByteCache
 SWEEPS = ByteCache("sweeps", memory_plan.SWEEPS_BYTES)
 
 
-def sweep(fingerprint: str, query_key: str, betas: tuple, max_steps: int, tol: float,
+def sweep(fingerprint: str, query_key: tuple, betas: tuple, max_steps: int, tol: float,
           gamma: float, _X: np.ndarray, _q: np.ndarray) -> BetaSweep:
     """Where the query ends for every beta of the grid (kept in SWEEPS, shared read-only)."""
     return SWEEPS.get((fingerprint, query_key, betas, max_steps, tol, gamma), lambda: beta_sweep(

@@ -1,5 +1,5 @@
-"""The parts of the modern-network page: explanation, controls, the run's summary, the beta
-sweep, the separation bound, the step sizes. Layout helpers; the numbers come from
+"""The parts of the modern-network page: controls, the run's summary, the beta sweep, the
+separation bound, the step sizes (its prose is in .explain). Layout helpers; the numbers come from
 hopfield_core (via .cache)."""
 from __future__ import annotations
 
@@ -8,50 +8,14 @@ import math
 import streamlit as st
 
 from hopfield_core import fixed_point_kind, images, k90
-from hopfield_core.metastable import (kind_ranges, nearest_pattern, representative_betas,
-                                       retrieval_radius)
+from hopfield_core.bound import retrieval_radius
+from hopfield_core.metastable import kind_ranges, nearest_pattern, representative_betas
 
-from .. import budget, charts, figures, layout, state
+from .. import budget, charts, figures, runs, shared_cache
 from . import cache as modern_cache
+from . import explain
 from . import figures as figures_modern
 from .settings import BETAS, COMPARE_GAMMAS, COMPARE_STEPS, SETTINGS, TOL, fmt_beta
-
-def intro() -> None:
-    st.title("The modern continuous network and metastable states")
-    st.caption("Continuous states and a log-sum-exp energy: the inverse temperature β decides "
-               "whether the state ends at one pattern, a blend of a few, or a blend of all.")
-
-
-def explanation() -> None:
-    text, eq = layout.explain("modern")
-    text.markdown(
-        "Here the state $\\xi$ is a vector of real numbers and the stored patterns are the "
-        "rows $x_\\mu$ of $X$ (centred, unit length). One update replaces $\\xi$ by a "
-        "**weighted average of the patterns**, with weights $p = \\mathrm{softmax}(\\beta X\\xi)$: "
-        "patterns that resemble $\\xi$ more get exponentially more weight. The **inverse "
-        "temperature** $\\beta$ sets how sharp that choice is. At large $\\beta$ one pattern "
-        "takes all the weight and is retrieved (a *single* fixed point). At small $\\beta$ "
-        "every pattern keeps a share and the state settles on a blend of them all (the "
-        "*global* fixed point), the plain average only as $\\beta \\to 0$. In between, "
-        "similar patterns share the weight and the state ends as their blend: a **metastable** "
-        "state. We count $k_{90}$, the fewest patterns that hold 90 % of the weight.\n\n"
-        "The step size $\\gamma$ blends the old state with the average. $\\gamma = 1$ is the "
-        "paper's update (the concave-convex procedure, CCCP): it usually lands next to a "
-        "pattern in one step. $\\gamma < 1$ is plain gradient descent on $E$, because "
-        "$\\nabla E = \\xi - X^\\top p$. For any $\\gamma \\in (0, 1]$ the energy never rises. "
-        "With $\\beta = 1/\\sqrt{d_k}$ this update is exactly Transformer attention."
-    )
-    with eq:
-        st.latex(r"\begin{aligned} E(\xi) = &-\frac{1}{\beta}\log\sum_{\mu=1}^{N} "
-                 r"e^{\beta\, x_\mu^\top \xi} + \frac12\,\xi^\top\xi \\"
-                 r"&+ \frac{1}{\beta}\log N + \frac12 M^2,\quad M = \max_\mu \lVert x_\mu \rVert"
-                 r"\end{aligned}")
-        st.latex(r"\xi' = (1-\gamma)\,\xi + \gamma\, X^\top \mathrm{softmax}(\beta X \xi)")
-        st.latex(r"\begin{aligned} \gamma = 1 &:\ \text{one-step retrieval (CCCP)} \\"
-                 r"\gamma < 1 &:\ \xi' = \xi - \gamma\, \nabla E(\xi)\ \text{(gradient descent)}"
-                 r"\end{aligned}")
-        st.latex(r"k_{90} = \min\{k : \text{the } k \text{ largest } p_\mu"
-                 r" \text{ sum to} \ge 0.9\}")
 
 
 def controls() -> tuple[float, float, int]:
@@ -64,28 +28,6 @@ def controls() -> tuple[float, float, int]:
         st.caption(f"beta = {fmt_beta(beta)}, gamma = {gamma:g}, at most {int(max_steps)} steps. "
                    "The sweep below runs with the same gamma and step limit.")
     return float(beta), float(gamma), int(max_steps)
-
-
-def try_this() -> None:
-    with st.expander("Try this", expanded=not state.presenter()):
-        st.markdown(
-            "- **A metastable state.** Store the letters **O, Q, X** (clear the store first), "
-            "start from O with 20 % flips, beta = 10 "
-            "([open this setup](?presets=letters/O,letters/Q,letters/X&q_corruption=flip"
-            "&q_amount=0.2&beta=10)). The run ends in a 50/50 blend of O and Q: "
-            "k90 = 2, *metastable*. Raise beta to 50: O alone (*single*). Drop it to 1: X "
-            "gets weight again, but not an equal share: O 0.40, Q 0.41, X 0.19, so k90 = 3 "
-            "(*global*), a blend that leans on the near-twins O and Q. Only near beta = 0.1 do "
-            "the three weigh about the same (0.34, 0.34, 0.32). The sweep shows all three "
-            "regimes at once.\n"
-            "- **The bound is sufficient, not necessary.** With O, Q, X, look at the bound "
-            "table: O and Q are near-twins (overlap 0.895, so separation 1 - 0.895 = 0.105), "
-            "and the paper's guarantee needs beta >= 70.5, yet at beta = 50 O is already "
-            "retrieved. X, far from both, is guaranteed from beta = 3.6.\n"
-            "- **One big step or many small ones.** With the default H, O, X at beta = 10, "
-            "gamma = 1 settles in 4 steps; set gamma = 0.1 and the same fixed point takes 94 "
-            "steps of gradient descent. The energy falls at every step either way."
-        )
 
 
 def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
@@ -112,8 +54,8 @@ def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
 
 
 def _plot(where, widget_key: str, key: tuple, build) -> None:
-    """Draw a figure that is built once per (widget_key, key): see ui.state.shared."""
-    charts.plot(where, state.shared(("modern", widget_key, key), build), key=widget_key,
+    """Draw a figure that is built once per (widget_key, key): see ui.shared_cache.shared."""
+    charts.plot(where, shared_cache.shared(("modern", widget_key, key), build), key=widget_key,
                        config={"displayModeBar": False})
 
 
@@ -179,15 +121,7 @@ def bound_section(ps, q, beta) -> None:
     """The separation table, what it guarantees at this beta, and whether it covers the query."""
     st.subheader("When is retrieval guaranteed? The separation bound")
     sep, bound, ok, need, M = modern_cache.bound_table(ps.fingerprint, beta, ps.X)
-    st.markdown(
-        "The **separation** $\\Delta_i$ says how far pattern $i$ stands out from its closest "
-        "neighbour. Ramsauer et al. prove that when $\\Delta_i$ meets the bound below, the small "
-        "sphere $S_i$ of radius $1/(\\beta N M)$ around $x_i$ holds a single fixed point, every "
-        "query that starts inside $S_i$ converges to it, and one update already lands "
-        "exponentially close to it (the larger the separation, the closer). About a query "
-        "outside $S_i$ the theorem says nothing.")
-    st.latex(r"\Delta_i = x_i^\top x_i - \max_{j \ne i} x_i^\top x_j \;\ge\; "
-             r"\frac{2}{\beta N} + \frac{1}{\beta}\log\!\left(2 (N-1) N \beta M^2\right)")
+    explain.bound()
     if ps.N == 1:
         st.info("With one stored pattern there is nothing to separate it from: every query "
                 "ends on it.")
@@ -249,18 +183,18 @@ def query_sentence(ps, q, beta, ok, M) -> str:
 def step_size_section(ps, q, qkey, beta, gamma) -> None:
     st.subheader("Step size: one big step or gradient descent")
     gammas = sorted(set(COMPARE_GAMMAS) | {gamma}, reverse=True)
-    runs = {g: state.run("modern", {"beta": beta}, ps, q, qkey, max_steps=COMPARE_STEPS, tol=TOL,
-                         gamma=g, share=1 / len(gammas)) for g in gammas}
+    by_gamma = {g: runs.run("modern", {"beta": beta}, ps, q, max_steps=COMPARE_STEPS, tol=TOL,
+                            gamma=g, share=1 / len(gammas)) for g in gammas}
     _plot(st, "mh_gamma_compare", (ps.fingerprint, qkey, beta, COMPARE_STEPS, TOL) + tuple(gammas),
           lambda: figures_modern.energy_by_gamma(
-              {f"gamma = {g:g}": t.energies for g, t in runs.items()},
+              {f"gamma = {g:g}": t.energies for g, t in by_gamma.items()},
               title=f"Energy per step at beta = {fmt_beta(beta)}"))
     rows = [{"gamma": g, "steps": t.steps, "converged": t.converged, "final energy": t.energies[-1],
              "k90": k90(t.weights[-1]), "kind": fixed_point_kind(t.weights[-1])}
-            for g, t in runs.items()]
+            for g, t in by_gamma.items()]
     st.dataframe({k: [r[k] for r in rows] for k in rows[0]}, hide_index=True, key="mh_gamma_table",
                  column_config={"final energy": st.column_config.NumberColumn(format="%.6g")})
-    one, slow = runs[1.0], runs[min(gammas)]
+    one, slow = by_gamma[1.0], by_gamma[min(gammas)]
     st.markdown(
         f"gamma = 1 settles in **{one.steps}** steps; gamma = {min(gammas):g} takes "
         f"**{slow.steps}**{'' if slow.converged else ' (and has not settled yet)'}. "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hopfield_core.metastable import log_grid
 
-from ..settings import Choice, Float, Int, Settings, Steps
+from ..setting_fields import Choice, Float, Int, Steps
+from ..settings import Settings
 
 BETAS = tuple(float(b) for b in log_grid(0.1, 1e4))  # 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, ... 1e4
 MAX_STEPS = 2000
@@ -19,15 +20,14 @@ def fmt_beta(b: float) -> str:
 
 
 SETTINGS = Settings("modern", [
-    Steps("beta", "Inverse temperature beta (log scale)", 10.0, BETAS, state="mh_beta",
+    Steps("beta", "Inverse temperature beta (log scale)", 10.0, BETAS,
           help="Small beta: every pattern gets weight (global average). Large beta: the most "
                "similar pattern takes it all. The grid is 1, 1.5, 2, 3, 5, 7 per decade."),
-    Float("gamma", "Step size gamma", 1.0, 0.01, 1.0, step=0.01, state="mh_gamma",
+    Float("gamma", "Step size gamma", 1.0, 0.01, 1.0, step=0.01,
           help="1: jump straight to the weighted average (CCCP). "
                "Below 1: gradient descent on E with this step size."),
-    Int("steps", "Step limit", 100, 1, MAX_STEPS, widget="number", state="mh_steps",
+    Int("steps", "Step limit", 100, 1, MAX_STEPS, widget="number",
         help=f"A run stops at a fixed point (no coordinate moves more than {TOL:g}) or after "
              "this many steps."),
-    Choice("view", "Section", "sweep", tuple(SECTIONS), widget="segmented", names=SECTIONS,
-           state="mh_section"),
+    Choice("view", "Section", "sweep", tuple(SECTIONS), widget="segmented", names=SECTIONS),
 ])

@@ -2,23 +2,24 @@
 ui.settings."""
 from __future__ import annotations
 
-from ..settings import Choice, Float, Int, Settings
+from ..setting_fields import Choice, Float, Int
+from ..settings import Settings
 
 VIEWS = ("own scales", "normalised")
 
 SETTINGS = Settings("side_by_side", [
-    Choice("sb_mode", "Update (binary networks)", "async", ("async", "sync"), state="sb_mode",
+    Choice("sb_mode", "Update (binary networks)", "async", ("async", "sync"),
            help="async: one neuron at a time in a random order (the energy never rises); sync: "
                 "all neurons at once (may oscillate)."),
-    Int("sb_degree", "Degree n (polynomial)", 3, 2, 10, widget="number", state="sb_degree",
+    Int("sb_degree", "Degree n (polynomial)", 3, 2, 10, widget="number",
         help="n = 2 is the classical network again."),
-    Float("sb_exp_beta", "β (exponential)", 1.0, 0.05, 10.0, widget="number", step=0.05,
-          state="sb_exp_beta"),
-    Float("sb_beta", "β (modern)", 20.0, 0.1, 500.0, widget="number", step=1.0, state="sb_beta",
-          help="Patterns have unit length, so x·ξ ≤ 1: β sets how sharp the softmax is. Small β "
-               "averages patterns."),
-    Int("sb_steps", "Step limit", 30, 1, 200, widget="number", state="sb_steps"),
-    Choice("sb_view", "Energy curves", "own scales", VIEWS, state="sb_view",
+    Float("sb_exp_beta", "β (exponential)", 1.0, 0.05, 10.0, widget="number", step=0.05),
+    Float("sb_beta", "β (modern)", 20.0, 0.1, 500.0, widget="number", step=1.0,
+          help="Patterns have unit length, so x·ξ ≤ |ξ|, which is 1 for a query with flipped "
+               "pixels (up to about 1.6 with the strongest noise): β sets how sharp the "
+               "softmax is. Small β blends patterns."),
+    Int("sb_steps", "Step limit", 30, 1, 200, widget="number"),
+    Choice("sb_view", "Energy curves", "own scales", VIEWS,
            help="own scales: one panel per network, each with its own y axis (the energies have "
                 "different units); normalised: (E(t) − E(end)) / (E(0) − E(end)) on one axis."),
 ])

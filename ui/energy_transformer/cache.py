@@ -1,4 +1,5 @@
-"""The Energy Transformer, loaded once per process and per device, and cached completions."""
+"""The Energy Transformer page's caches: the model, loaded once per process and per device, the
+completions and the eigenvalue spectra."""
 from __future__ import annotations
 
 import time
@@ -6,8 +7,8 @@ import time
 import numpy as np
 import streamlit as st
 
-from . import memory_plan
-from .byte_cache import ByteCache
+from .. import memory_plan
+from ..byte_cache import ByteCache
 
 
 @st.cache_resource(show_spinner="Loading the Energy Transformer...")
@@ -56,7 +57,7 @@ def complete(device: str, name: str, image_key: str, mask_key: str, steps: int,
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def spectrum(device: str, name: str, run_key: str, t: int, _tokens: np.ndarray) -> dict:
+def spectrum(device: str, name: str, run_key: tuple, t: int, _tokens: np.ndarray) -> dict:
     """The eigenvalues of M (model `name`) on the tokens of step t of a run
     (hopfield_core.et.descent), keyed by the run and the step: each frame's costs about 30 ms once."""
     from hopfield_core.et.descent import spectrum as eigenvalues

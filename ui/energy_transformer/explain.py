@@ -1,8 +1,67 @@
-"""How the shipped ET's tokens move, in words and formulas, for the configuration it runs:
-the paper's update, or this project's settling one (hidden tokens only, projected)."""
+"""The Energy Transformer page's prose: the title, the lede, the formulas and what to try, each
+true of the model the page runs (its configuration cfg: the paper's update, or this project's
+settling one, hidden tokens only, projected)."""
 from __future__ import annotations
 
+import streamlit as st
+
 from hopfield_core.et.config import ETConfig
+
+from .. import layout
+from ..shared_settings import presenter
+from .settings import MAX_STEPS, PATCH, SIZE
+
+def intro() -> None:
+    st.title("The Energy Transformer")
+    st.caption("A Transformer block run as an energy descent fills in the hidden patches of a "
+               f"{SIZE} x {SIZE} photo, step by step, while its energy falls.")
+
+
+def explain(cfg) -> None:
+    """The lede, the formulas and what to try, true of the model the page runs (cfg)."""
+    text, eq = layout.explain("et")
+    text.markdown(
+        "The **Energy Transformer** (Hoover et al., 2023) is a Transformer block run as an "
+        f"energy descent. The image is cut into ${PATCH}\\times{PATCH}$-pixel patches; each "
+        "becomes a token $x_B$; " + where_hidden_start(cfg) + ". Then one block "
+        "is applied $T$ times, and each application moves the tokens **downhill** on one "
+        "global energy: an **attention** part, in which every token is both a query and a key "
+        "(so, unlike the modern Hopfield update, a moving token moves as a key too), and a **Hopfield** "
+        "part with $K$ learned memories. A standard Transformer's attention is a step down an "
+        "energy only in special cases (keys and values equal to the stored patterns, as in "
+        "Ramsauer et al.); with independent learned $W_Q, W_K, W_V$ no energy is guaranteed to "
+        "fall, and each layer has its own weights. Here one block is reused and every part "
+        "descends one global energy. " + watch(cfg) + how_tokens_move(cfg)
+        + where_tokens_are(cfg) + "\n\n"
+        f"The model was trained to be read after $T = {cfg.steps}$ steps. Run it longer with "
+        "**Steps T** and compare the two curves: the energy never rises in the limit of small "
+        "steps (and, beyond float32 rounding, does not on any preset photo with the page's "
+        f"default masks, up to $T = {MAX_STEPS}$), but whether the picture stays good depends on how "
+        "the model was trained. The answer should be where "
+        "the descent settles; the sentence under the curves says whether it is, for this image."
+    )
+    with eq:
+        st.latex(r"g = \gamma\,\frac{x - \overline{x}}{\sqrt{\mathrm{var}(x) + \epsilon}} + \delta")
+        st.latex(attention_latex(cfg))
+        st.latex(r"E_{\mathrm{HN}} = -\tfrac12 \sum_B \sum_\mu \mathrm{relu}(\xi_\mu^\top g_B)^2")
+        st.latex(step_latex(cfg))
+    with st.expander("Try this", expanded=not presenter()):
+        st.markdown(
+            first_try(cfg)
+            + "- Switch **Start** between the two models: from the harmonic fill the descent "
+            "adjusts a smooth guess a little (lowering the energy, not always the error); from the mask token alone (the paper's start) it "
+            "draws the whole hole, its error falling with the energy from far above the mean "
+            "fill's. Which ends lower?\n"
+            "- Set **Steps T** to 100 and compare the error curve with the energy curve: does the "
+            "picture hold once the trained steps are over?\n"
+            + share_try(cfg) +
+            "- Choose **click patches**, press *Hide none*, then hide a single patch: one token "
+            "is rebuilt from its neighbours."
+        )
+    st.caption("Compare: a modern Hopfield step moves one query towards fixed stored patterns, "
+               r"$\xi \leftarrow X^\top \mathrm{softmax}(\beta X \xi)$; attention is that step with "
+               "projections; the ET descends an energy in which all tokens attend to each other.")
+
 
 
 def settling(cfg: ETConfig) -> bool:
@@ -69,6 +128,15 @@ def first_try(cfg: ETConfig) -> str:
             "creeps back up to 0.0497.\n")
 
 
+def share_try(cfg: ETConfig) -> str:
+    """The 'Try this' item on the hidden share: the ET's error after the trained steps at the
+    two ends of the slide, on *coffee* at seed 0 (recomputed in tests/app/test_et_try_this.py)."""
+    low, high = ("0.018", "0.047") if cfg.start == "harmonic" else ("0.027", "0.058")
+    return ("- With a **random** mask, slide the hidden share from 0.3 to 0.9: the ET's error "
+            f"grows, with small dips, from {low} to {high}, while the mean-fill yardstick stays "
+            "near 0.05 – 0.06: the ET's lead shrinks as it has less to go on.\n")
+
+
 def start_picture(cfg: ETConfig) -> str:
     """What frame 0 shows."""
     if cfg.readout == "change":
@@ -109,6 +177,10 @@ def how_tokens_move(cfg: ETConfig) -> str:
         "the energy obeys the same law below, and the state can come to rest: the sentence "
         "under the curves says whether it has."
     )
+
+
+LAGRANGIAN = (r"L(x) = D\,\gamma \sqrt{\mathrm{var}(x) + \epsilon} + \delta^\top x,\quad "
+              r"g = \frac{\partial L}{\partial x}")
 
 
 def law_latex(cfg: ETConfig) -> str:

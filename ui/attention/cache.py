@@ -1,0 +1,79 @@
+"""The attention page's computations, each built once per tuple of its actual parameters
+and shared read-only by every session (ui.shared_cache.shared): the heatmap with PyTorch's
+check of it, the gaps between attention and one Hopfield step, the iteration's figures and
+numbers.
+
+Each key names the page, the piece, and every value the result depends on: the patterns by
+their fingerprint (X and its image shape), the query by its key (ui.query.make: source,
+corruption, amount, seed, patterns), the rest by value.
+# n_q queries, N stored patterns, d neurons, h heads, d_k size per head, T steps
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention, reference
+
+from .. import dynamics_view, figures, figures_compare, shared_cache
+from .settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL
+
+PAGE = "attention"
+
+
+def attention(s):
+    """(the heatmap of softmax(beta Q K^T), one panel per head; max |ours - PyTorch SDPA| on
+    the same tensors). `s` is the page's ui.attention.sections.Setup."""
+    key = (PAGE, "attend", s.ps.fingerprint, tuple(s.ps.names), s.qkey, s.corruption,
+           s.all_queries, s.proj_kind, s.d_k, s.heads, s.seed, s.beta)
+
+    def build():
+        proj = s.proj
+        kw = {} if proj is None else dict(W_Q=proj.W_Q, W_K=proj.W_K, W_V=proj.W_V)
+        out, weights = hopfield_attention(s.Q, s.ps.X, s.ps.X, beta=s.beta, heads=s.heads,
+                                          return_weights=True, **kw)  # (n_q, h d_v), weights
+        weights = weights if s.heads > 1 else weights[None]  # (h, n_q, N)
+        what = ("Q = ξᵀ, K = V = X" if proj is None else
+                f"{PROJECTION_LABELS[s.proj_kind]} projections, seed {s.seed}")
+        fig = figures_compare.attention_heatmaps(
+            weights, s.query_labels, s.key_labels,
+            f"softmax(β Q Kᵀ), β = {s.beta:.4g}, d_k = {s.d_k}, {what}")
+        # PyTorch's attention on the same tensors, against the output drawn above
+        return fig, reference.sdpa_gap(out, s.Q, s.ps.X, s.ps.X, s.beta, s.heads, proj)
+
+    return shared_cache.shared(key, build)
+
+
+def step_gaps(s, wrong_beta: float) -> tuple[float, float]:
+    """max |attention - Hopfield step| with identity projections at s.beta_id, and the same
+    with `wrong_beta` in the Hopfield step (a mistake to compare with)."""
+    key = (PAGE, "gaps", s.ps.fingerprint, s.qkey, s.corruption, s.all_queries, s.beta_id,
+           wrong_beta)
+    return shared_cache.shared(key, lambda: (
+        compare.hopfield_step_gap(s.Q, s.ps.X, s.beta_id),
+        compare.hopfield_step_gap(s.Q, s.ps.X, s.beta_id, hopfield_beta=wrong_beta)))
+
+
+def iteration(s) -> dict:
+    """T steps of attention from the query (identity projections, beta_id): its figures, its
+    last change and energy, its verdict, and how far it ends from ModernHopfield.run's fixed
+    point. Small things only: this is kept for every key."""
+    key = (PAGE, "iterate", s.ps.fingerprint, s.qkey, s.beta_id, s.T, RUN_MAX_STEPS, RUN_TOL)
+
+    def build() -> dict:
+        ps, X = s.ps, s.ps.X
+        traj = compare.iterate_attention(s.q, X, s.T, beta=s.beta_id)
+        ref = ModernHopfield(X, beta=s.beta_id).run(s.q, max_steps=RUN_MAX_STEPS, tol=RUN_TOL)
+        E = traj.energies  # (T + 1,)
+        return dict(
+            strip=figures_compare.image_strip(
+                list(dynamics_view.frames_of(traj, ps)),
+                ["query"] + [f"t = {t}" for t in range(1, traj.steps + 1)]),
+            changes=figures_compare.change_chart(traj.changes, tol=compare.CONVERGED_TOL),
+            energy=figures.energy_curve(E, traj.steps, analysis.energy_rises(E),
+                                        title=f"Hopfield energy, β = {s.beta_id:.4g}"),
+            last_change=float(traj.changes[-1]), last_energy=float(E[-1]),
+            converged=traj.converged, verdict=analysis.verdict(traj, X, binary=False),
+            dist=float(np.max(np.abs(traj.final - ref.final))),
+            ref_steps=ref.steps, ref_converged=ref.converged)
+
+    return shared_cache.shared(key, build)
