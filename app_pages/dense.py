@@ -17,7 +17,7 @@ def main() -> None:
     c = sections.controls()
 
     ps = patterns.from_store(binary=True)
-    q, qkey = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
+    q, _ = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
         st.info(store.store_first(drawn=True))
         explain.explain()
@@ -38,7 +38,7 @@ def main() -> None:
     view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")
     with st.container():
         if view == "compare":
-            sections.comparison(ps, q, qkey, traj, cfg, mode, steps, seed)
+            sections.comparison(ps, q, traj, cfg, mode, steps, seed)
         else:
             sections.capacity_context(ps, cfg, sections.model_label(**cfg))
 

@@ -98,7 +98,7 @@ def training_row(threads: int) -> str:
 
 def quality_rows() -> list[str]:
     from hopfield_core.et.data import held_out_set, random_masks
-    from hopfield_core.et.train import EVAL_RATIO, baselines, evaluate
+    from hopfield_core.et.evaluation import EVAL_RATIO, baselines, evaluate
 
     et = load_pretrained("cpu")
     cfg = et.cfg

@@ -26,11 +26,15 @@ every ByteCache and every st.cache_data / st.cache_resource of ui/ is listed her
 limit or its entry count, and measures the largest entries; tests/load/test_class_memory.py
 measures a real server (ten sessions at the largest size at once: 404 MB idle, 868 MB peak).
 
-PLAN_SLOTS: ui/run_queue.py's gate lets one heavy run a core compute at once
-(HOPFIELD_HEAVY_SLOTS overrides the core count); on a machine of more than 4 cores the worst
-case grows by RUN_BYTES a core beyond 4, unless HOPFIELD_HEAVY_SLOTS is set to 4. The runs of
-the dynamics pages (ui.runs.run) do not wait in that gate: more than 4 of them computing at
-the same instant, each at the largest size, would go beyond this plan. No Streamlit here.
+PLAN_SLOTS: every heavy computation of every page (the dynamics pages' runs of ui.runs.run,
+the landscapes, the beta sweeps, learning, the attention checks, the ET completions, the
+capacity lab's runs) holds its estimated peak from ui/memory_gate.py's pool of
+PLAN_SLOTS x RUN_BYTES (600 MB) while it computes; a computation that does not fit waits, first
+come first served, until earlier ones release their bytes. So the 4 x RUN_BYTES above holds
+however many sessions compute at once, on any number of cores (ui/run_queue.py's gate, one
+capacity run a core, only decides which of the capacity lab's runs compute; their bytes come
+from the same pool). tests/robustness/test_memory_gate.py checks that every computation that
+checks the budget also reserves. No Streamlit here.
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ except ImportError:  # older ones: the status line below is redrawn at each look
     def get_run_yield_check():
         return None
 
-from ui import run_queue
+from ui import memory_gate, run_queue
 
 CANCELLED = "heavy_cancelled"  # session state: {what: the key of the run the user cancelled}
 GONE_AFTER_S = 3.0             # a session without a client this long has left
@@ -99,13 +99,14 @@ class _Session:
 
 
 def run(what: str, key, seconds: float, compute, cached: bool = False,
-        show_cancel_after: float = 0.3):
+        show_cancel_after: float = 0.3, nbytes: int = 0):
     """compute(check) when this run's turn in the gate comes, with check(done, total) its
     progress callback (it raises run_queue.Cancelled once the run is cancelled). Returns what
     compute returned, or what it returned for another session that asked for the same key;
     None when the session left. `cached`: every result is in the cache already, so compute
     runs at once, outside the gate. The Cancel button shows while the run waits, and while it
-    computes when it is estimated to take over `show_cancel_after` seconds."""
+    computes when it is estimated to take over `show_cancel_after` seconds. `nbytes`: the
+    run's estimated peak, held from ui/memory_gate.py's pool while it computes."""
     if cached:
         return compute(lambda done=None, total=None: None)
     status, cancel_at = st.empty(), st.empty()
@@ -138,7 +139,8 @@ def run(what: str, key, seconds: float, compute, cached: bool = False,
         status.empty()
         if seconds > show_cancel_after:
             offer_cancel()
-        return compute(check)
+        with memory_gate.reserve(nbytes):
+            return compute(check)
 
     ticket = run_queue.GATE.join(key, seconds)
     try:

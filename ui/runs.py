@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import streamlit as st
 
-from . import budget, memory_plan
+from . import budget, memory_gate, memory_plan
 from .byte_cache import ByteCache
 from .patterns import PatternSet
 from .shared_cache import fingerprint
@@ -48,7 +48,13 @@ def model_for(kind: str, cfg: tuple, fingerprint: str, _X: np.ndarray):
         with _build_lock:
             return build_model(kind, _X, dict(cfg))
 
-    return MODELS.get((kind, cfg, fingerprint), build)
+    key = (kind, cfg, fingerprint)
+    # a network not kept yet reserves its peak before it asks the cache (ui/memory_gate.py):
+    # whoever builds a network holds its bytes already, so a run waiting for it never waits
+    # for a thread that waits for memory; within a run (ui.runs.run) this reserves nothing more
+    need = 0 if key in MODELS else budget.network_bytes(kind, _X.shape[1], len(_X), dict(cfg))[1]
+    with memory_gate.reserve(need):
+        return MODELS.get(key, build)
 
 
 # the runs of every session, bounded by bytes (ui/memory_plan.py): a trajectory of d = 3072
@@ -70,16 +76,19 @@ def run(kind: str, cfg: dict, ps: PatternSet, q: np.ndarray, *, share: float = 1
     (ui.budget), with a sentence on the page when it is: no student can hold the shared server
     for long, or fill its memory. A network too large for the memory budget is refused: the
     page stops there with a sentence that names the limit and what to lower."""
-    requested = int(run_kwargs.get("max_steps", 100))
-    steps, note = budget.run_cap(kind, run_kwargs.get("mode", ""), ps.d, ps.N, requested, share,
-                                 cfg, ps.shape[0] * ps.shape[1])
+    requested, mode = int(run_kwargs.get("max_steps", 100)), run_kwargs.get("mode", "")
+    pixels = ps.shape[0] * ps.shape[1]
+    steps, note = budget.run_cap(kind, mode, ps.d, ps.N, requested, share, cfg, pixels)
     if steps == 0:
         st.error(note, icon=":material/memory:")
         st.stop()
     run_kwargs["max_steps"] = steps
     key = run_key(kind, cfg, ps, q, run_kwargs)
-    traj = RUNS.get(key, lambda: model_for(kind, key[1], ps.fingerprint, ps.X).run(
-        q, **run_kwargs))
+
+    def make():  # the run's estimated peak is held while it computes (ui/memory_gate.py)
+        with memory_gate.reserve(budget.run_bytes(kind, mode, ps.d, ps.N, steps, cfg, pixels)):
+            return model_for(kind, key[1], ps.fingerprint, ps.X).run(q, **run_kwargs)
+    traj = RUNS.get(key, make)
     if note and traj.steps >= steps and not traj.converged:
         st.caption(note)  # only when the cut mattered: a run that settled earlier lost nothing
     return traj

@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from . import exports, lesson
-from .shared_settings import presenter
+from .shared_settings import LINK, presenter
 
 # The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
 # to hopfield_core.images.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
@@ -122,7 +122,7 @@ def apply_page_style() -> None:
 
 
 def _leave_presenter() -> None:
-    st.session_state.presenter = False
+    LINK.assign("presenter", False)
 
 
 # ---------------------------------------------------------------- the player

@@ -10,126 +10,27 @@ mean-fill and biharmonic-inpainting baselines.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import math
 import os
 import platform
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 import torch.distributed as dist
 
 from . import checkpoint
-from .baselines import biharmonic, masked_patch_mse, mean_fill
 from .complete import pick_device
-from .config import READOUTS, STARTS, ETConfig
+from .config import ETConfig
 from .data import Sampler, held_out_set, load_photos, random_masks
-from .descent import ROUNDING
-from .fill import harmonic_fill
+from .evaluation import EVAL_RATIO, baselines, evaluate
+from .model import EnergyTransformer, patchify
+from .objective import FAR_GRAD_STEPS, FixedPointObjective, batch_loss
 from .photos import HELD_OUT_PHOTOS, TRAIN_PHOTOS
-from .model import EnergyTransformer, patchify, unpatchify
-
-EVAL_RATIO = 0.5
-EVAL_STEPS_MAX = 100  # the held-out error is measured at every step up to this many
-FAR_GRAD_STEPS = 2
-CONFIG_ARGS = ("image_size", "patch_size", "dim", "heads", "head_dim", "memories", "steps", "alpha")
-
-
-class FixedPointObjective(torch.nn.Module):
-    """One forward pass for training: the T steps with their energies, the last step's relative
-    move of g (the settle penalty), and (far > 0) the prediction for the first `far_batch`
-    images `far` steps further on, reached without gradient and then FAR_GRAD_STEPS steps with
-    it, so that the weights learn to keep the completion where the dynamics settle; the energies
-    of those last steps come back too, so that their rises can be penalised. With path, the
-    prediction after every step 1..T comes back as well (T, B, N, P), else None."""
-
-    def __init__(self, model: EnergyTransformer):
-        super().__init__()
-        self.model = model
-
-    def forward(self, patches: torch.Tensor, mask: torch.Tensor, far: int = 0, far_batch: int = 0,
-                steps: int | None = None, path: bool = False):
-        m = self.model
-        x0, base = m.start(patches, mask)
-        x, xs, e_att, e_hn = m.evolve(x0, steps=steps, record=True, mask=mask)
-        g_last, g_before = m.layer_norm(x), m.layer_norm(xs[-2])
-        settle = ((g_last - g_before) ** 2).sum(dim=(1, 2)) / (g_last ** 2).sum(dim=(1, 2))  # (B,)
-        far_pred = None
-        if far > 0:
-            with torch.no_grad():
-                y = m.evolve(x[:far_batch].detach(), steps=far, mask=mask[:far_batch])
-            y, _, fa, fh = m.evolve(y, steps=FAR_GRAD_STEPS, record=True, mask=mask[:far_batch])
-            n = far_batch
-            far_pred, far_energy = m.read(y, x0[:n], None if base is None else base[:n]), fa + fh  # far_energy (FAR_GRAD_STEPS+1, far_batch)
-        else:
-            far_energy = None
-        along = m.read(torch.stack(xs[1:]), x0, base) if path else None
-        return m.read(x, x0, base), e_att, e_hn, far_pred, settle.mean(), far_energy, along
-
-
-def parse_args(argv=None):
-    return parser().parse_args(argv)
-
-
-def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--batches", type=int, default=1500, help="optimizer steps")
-    ap.add_argument("--batch-size", type=int, default=64, help="images per step per process")
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--warmup", type=int, default=100)
-    ap.add_argument("--weight-decay", type=float, default=0.05)
-    ap.add_argument("--energy-penalty", type=float, default=0.1,
-                    help="weight of the penalty on energy rises between steps")
-    ap.add_argument("--far-max", type=int, default=0,
-                    help="the fixed-point loss: after the T steps, up to this many more steps "
-                         "(a random number each batch, without gradient), then 2 with gradient, "
-                         "and the hidden patches are scored there too; 0 = off")
-    ap.add_argument("--far-weight", type=float, default=1.0, help="weight of that loss")
-    ap.add_argument("--settle-weight", type=float, default=0.0,
-                    help="weight of the penalty on the last step's move: |g_T - g_(T-1)|^2 / |g_T|^2 "
-                         "per image, so that the T steps end where the dynamics settle")
-    ap.add_argument("--path-weight", type=float, default=0.0,
-                    help="weight of the hidden patches' error after every step 1..T (their mean), "
-                         "so that the error falls along the descent, not only at T; 0 = off")
-    ap.add_argument("--steps-max", type=int, default=0,
-                    help="train each batch at a random number of steps between T and this "
-                         "(all with gradient), so the answer must hold from T on; 0 = always T")
-    ap.add_argument("--far-batch", type=int, default=16,
-                    help="how many of each batch's images the fixed-point loss follows")
-    ap.add_argument("--eval-every", type=int, default=250)
-    ap.add_argument("--time-limit", type=float, default=0, help="minutes; 0 = none")
-    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads per process")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--device", default="auto", help="auto, cpu, cuda or mps")
-    ap.add_argument("--out", type=Path, default=checkpoint.ASSET_DIR)
-    ap.add_argument("--held-out-per-photo", type=int, default=48)
-    for f in ("image_size", "patch_size", "dim", "heads", "head_dim", "memories", "steps"):
-        ap.add_argument(f"--{f.replace('_', '-')}", type=int, default=None)
-    ap.add_argument("--alpha", type=float, default=None)
-    ap.add_argument("--dynamics", choices=("paper", "settling"), default=None,
-                    help="paper: every token steps along dE/dg (Hoover et al.); settling: only the "
-                         "hidden tokens move, along dE/dg less the parts the layer norm ignores")
-    ap.add_argument("--energy-positions", action="store_true", default=None,
-                    help="the attention energy's keys and queries see each token's position "
-                         "(g + p, p learned), so a moving token cannot lose where it is")
-    ap.add_argument("--start", choices=STARTS, default=None,
-                    help="where the hidden patches' tokens start: mask_token (the paper) or "
-                         "harmonic (their harmonic fill from the visible pixels, encoded, plus "
-                         "the mask token)")
-    ap.add_argument("--readout", choices=READOUTS, default=None,
-                    help="tokens: the picture is the decoded tokens (the paper); change (needs "
-                         "--start harmonic): the harmonic fill plus the decoded change of the "
-                         "tokens since step 0")
-    ap.add_argument("--init", type=Path, default=None,
-                    help="start from this checkpoint's weights (its sizes; --dynamics, --alpha "
-                         "and --steps may change how it runs), e.g. to retrain a model for new dynamics")
-    ap.add_argument("--rank-digests", type=Path, default=None,
-                    help="each process writes the sha256 of its final weights here (a DDP check)")
-    return ap
+from .train_options import argv_for_card, config_for, parse_args
 
 
 def lr_at(step: int, args, minutes: float = 0.0) -> float:
@@ -141,45 +42,6 @@ def lr_at(step: int, args, minutes: float = 0.0) -> float:
     if args.time_limit:
         t = max(t, minutes / args.time_limit)
     return args.lr * 0.5 * (1 + math.cos(math.pi * min(t, 1.0)))
-
-
-@torch.no_grad()
-def evaluate(model: EnergyTransformer, images: torch.Tensor, masks: torch.Tensor,
-             device: torch.device, steps_max: int = EVAL_STEPS_MAX) -> dict:
-    """Held-out masked-patch MSE after every step 0..steps_max (et_mse: at the model's T),
-    the share of images whose energy falls at every one of those steps (or stays within
-    float32 rounding, ROUNDING |E|, once settled), and how much the
-    decoded image still moves at the end (largest pixel change between the last two steps)."""
-    cfg, T = model.cfg, model.cfg.steps
-    curves, monotone, last_move = [], [], []
-    for i in range(0, len(images), 64):
-        img, m = images[i:i + 64].to(device), masks[i:i + 64].to(device)
-        P = patchify(img, cfg.patch_size)
-        x0, base = model.start(P, m)
-        _, xs, e_att, e_hn = model.evolve(x0, steps=steps_max, record=True, mask=m)
-        per_step, decoded = [], []
-        for x in xs:
-            pred = torch.where(m[..., None], model.read(x, x0, base).clamp(0, 1), P)
-            out = unpatchify(pred, cfg.patch_size, cfg.grid)
-            per_step.append(masked_patch_mse(out, img, m, cfg.patch_size).cpu())
-            decoded.append(out)
-        curves.append(torch.stack(per_step))  # (steps_max+1, B)
-        last_move.append((decoded[-1] - decoded[-2]).abs().amax(dim=(1, 2, 3)).cpu())
-        E = (e_att + e_hn).cpu()  # (steps_max+1, B)
-        monotone.append((E[1:] <= E[:-1] + ROUNDING * E[:-1].abs()).all(dim=0))
-    curve = torch.cat(curves, dim=1).mean(dim=1)  # (steps_max+1,)
-    return {"et_mse": float(curve[T]), "et_mse_4T": float(curve[min(4 * T, steps_max)]),
-            "et_mse_100": float(curve[steps_max]), "mse_by_step": [round(float(v), 6) for v in curve],
-            "last_step_max_pixel_change": float(torch.cat(last_move).max()),
-            "energy_falls_every_step": float(torch.cat(monotone).float().mean())}
-
-
-def baselines(images: torch.Tensor, masks: torch.Tensor, p: int) -> dict:
-    def mse(filled):
-        return float(masked_patch_mse(filled, images, masks, p).mean())
-
-    return {"mean_fill_mse": mse(mean_fill(images, masks, p)), "biharmonic_mse": mse(biharmonic(images, masks, p)),
-            "harmonic_mse": mse(harmonic_fill(images, masks, p))}
 
 
 @dataclass
@@ -221,7 +83,7 @@ class HeldOut:
 def main(argv=None) -> None:
     """Train, evaluating on the held-out crops as it goes, then write --out's weights,
     config.json and model card (and, with --rank-digests, every process's weights' sha256)."""
-    args = parse_args(argv)
+    args = parse_args(argv, __doc__)
     torch.set_num_threads(args.threads)
     procs = start_processes(pick_device(None if args.device == "auto" else args.device))
     cfg, init = config_for(args)
@@ -250,26 +112,6 @@ def start_processes(device: torch.device) -> Processes:
         device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
         torch.cuda.set_device(device)
     return Processes(device, dist.get_rank(), dist.get_world_size())
-
-
-def config_for(args) -> tuple[ETConfig, EnergyTransformer | None]:
-    """The model's config: the defaults (or --init's checkpoint's) with the options given;
-    and that checkpoint, if any."""
-    overrides = {k: getattr(args, k) for k in CONFIG_ARGS
-                 if getattr(args, k) is not None}
-    if args.dynamics is not None:
-        settling = args.dynamics == "settling"
-        overrides.update(project=settling, clamp_visible=settling)
-    if args.energy_positions:
-        overrides["energy_positions"] = True
-    for key in ("start", "readout"):
-        if getattr(args, key) is not None:
-            overrides[key] = getattr(args, key)
-    init = checkpoint.load(args.init) if args.init is not None else None
-    cfg = replace(init.cfg if init is not None else ETConfig(), **overrides)
-    if init is not None:
-        _check_init(args.init, init.cfg, cfg)
-    return cfg, init
 
 
 def build(args, cfg: ETConfig, init: EnergyTransformer | None, procs: Processes) -> Run:
@@ -353,29 +195,6 @@ def draw_batch(args, cfg: ETConfig, run: Run, device: torch.device):
     return P, mask, far, steps
 
 
-def batch_loss(args, cfg: ETConfig, net: torch.nn.Module, P, mask, far: int, steps: int | None):
-    """(total, loss, rise, settle): the hidden patches' MSE at T (loss), plus the weighted
-    penalties on energy rises and on the last step's move, and the path and fixed-point losses
-    when they are on."""
-    pred, e_att, e_hn, far_pred, settle, far_energy, along = net(
-        P, mask, far=far, far_batch=args.far_batch, steps=steps, path=bool(args.path_weight))
-    err = ((pred - P) ** 2).mean(dim=-1)  # (B, N)
-    loss = (err * mask).sum() / mask.sum()
-    E = e_att + e_hn  # (T+1, B)
-    rise = torch.relu(E[1:] - E[:-1]).mean() / cfg.n_patches
-    if far_energy is not None:  # the steps far on must fall too
-        rise = rise + torch.relu(far_energy[1:] - far_energy[:-1]).mean() / cfg.n_patches
-    total = loss + args.energy_penalty * rise + args.settle_weight * settle
-    if along is not None:  # every step scored, so that the error falls along the descent
-        path_err = ((along - P) ** 2).mean(dim=-1)  # (T, B, N)
-        total = total + args.path_weight * (path_err * mask).sum() / (mask.sum() * len(along))
-    if far_pred is not None:
-        n = args.far_batch
-        far_err = ((far_pred - P[:n]) ** 2).mean(dim=-1)
-        total = total + args.far_weight * (far_err * mask[:n]).sum() / mask[:n].sum()
-    return total, loss, rise, settle
-
-
 def elapsed_minutes(t0: float, procs: Processes) -> float:
     """Minutes since t0; under DDP the largest over the processes, so that every rank agrees
     on the clock (the learning rate, stopping)."""
@@ -434,39 +253,6 @@ def save(args, model: EnergyTransformer, extra: dict) -> None:
     write_model_card(args.out, extra, digest, argv_for_card(args))
     print(f"saved {args.out} (sha256 {digest[:16]}...)", flush=True)
 
-
-SHAPED = ("image_size", "patch_size", "channels", "dim", "heads", "head_dim", "memories",
-          "energy_positions")  # what the weights' shapes depend on
-
-
-def _check_init(directory: Path, start: ETConfig, cfg: ETConfig) -> None:
-    """--init keeps the checkpoint's weights, so nothing they are shaped by may change."""
-    changed = [f"{f} {getattr(start, f)} -> {getattr(cfg, f)}" for f in SHAPED
-               if getattr(start, f) != getattr(cfg, f)]
-    if changed:
-        raise SystemExit(f"--init {directory}: its weights do not fit the options given "
-                         f"({', '.join(changed)}); train without --init for new sizes.")
-
-
-# Options the card's command leaves out: where the output goes, not what is trained.
-NOT_RECIPE = ("out", "rank_digests", "eval_every")
-ALWAYS = ("batches", "batch_size", "lr", "seed", "threads")
-
-
-def argv_for_card(args) -> str:
-    """The command that trains this model again: every option that is not at its default (and
-    the main ones always), so that no setting of the recipe is lost from the card."""
-    parts = ["python -m hopfield_core.et.train"]
-    for action in parser()._actions:
-        key = action.dest
-        if key == "help" or key in NOT_RECIPE:
-            continue
-        value = getattr(args, key)
-        if value == action.default and key not in ALWAYS:
-            continue
-        flag = action.option_strings[0]
-        parts.append(flag if value is True and action.nargs == 0 else f"{flag} {value}")
-    return " ".join(parts)
 
 if __name__ == "__main__":
     main()

@@ -70,3 +70,11 @@ def test_every_value_in_the_address_bar_is_a_declared_field():
     assert "presenter" not in link_of(at)  # off is left out of the link
     at.button(key="clear_store").click().run()
     assert link_of(at)["presets"] == ""
+
+
+def test_leave_presenter_mode_turns_it_off_through_the_layer():
+    at = open_app("classical", query={"presenter": "1"})
+    assert LINK.fields["presenter"].kind == "kept" and link_of(at)["presenter"] == "1"
+    at.button(key="leave_presenter").click().run()
+    assert not at.exception and at.session_state["presenter"] is False
+    assert "presenter" not in link_of(at) and "leave_presenter" not in [b.key for b in at.button]

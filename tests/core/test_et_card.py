@@ -46,7 +46,7 @@ def test_the_card_says_when_the_attention_energy_sees_positions():
 def test_the_cards_command_trains_the_same_recipe_again():
     """Every option of the run is in the card's command (the first settling model's card lost
     --energy-penalty and --held-out-per-photo): parsing it back gives the same arguments."""
-    from hopfield_core.et.train import argv_for_card, parse_args
+    from hopfield_core.et.train_options import argv_for_card, parse_args
 
     run = ("--batches 3000 --time-limit 50 --threads 2 --dynamics settling --energy-positions "
            "--alpha 0.05 --far-max 40 --far-weight 2.0 --energy-penalty 1.0 --held-out-per-photo 12 "

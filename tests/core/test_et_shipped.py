@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from hopfield_core.et import checkpoint
-from hopfield_core.et.train import EVAL_RATIO, baselines, evaluate
+from hopfield_core.et.evaluation import EVAL_RATIO, baselines, evaluate
 from hopfield_core.et.data import held_out_set, random_masks
 
 # Issue 10's goal: at most 0.4 x mean fill's error (2.5 x better). The default model is at 0.330

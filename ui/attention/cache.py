@@ -14,7 +14,7 @@ import numpy as np
 
 from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention, reference
 
-from .. import dynamics_view, figures, figures_compare, shared_cache
+from .. import budget, dynamics_view, figures, figures_compare, memory_gate, shared_cache
 from .settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL
 
 PAGE = "attention"
@@ -29,16 +29,21 @@ def attention(s):
     def build():
         proj = s.proj
         kw = {} if proj is None else dict(W_Q=proj.W_Q, W_K=proj.W_K, W_V=proj.W_V)
-        out, weights = hopfield_attention(s.Q, s.ps.X, s.ps.X, beta=s.beta, heads=s.heads,
-                                          return_weights=True, **kw)  # (n_q, h d_v), weights
+        d_k = None if proj is None else s.d_k
+        need = (compare.attention_bytes(len(s.Q), s.ps.N, s.ps.d, d_k, s.heads)  # ours, kept
+                + budget.attention_check_bytes(len(s.Q), s.ps.N, s.ps.d, d_k, s.heads))
+        with memory_gate.reserve(need):  # ui/memory_gate.py
+            out, weights = hopfield_attention(s.Q, s.ps.X, s.ps.X, beta=s.beta, heads=s.heads,
+                                              return_weights=True, **kw)  # (n_q, h d_v), weights
+            # PyTorch's attention on the same tensors, against the output drawn below
+            gap = reference.sdpa_gap(out, s.Q, s.ps.X, s.ps.X, s.beta, s.heads, proj)
         weights = weights if s.heads > 1 else weights[None]  # (h, n_q, N)
         what = ("Q = ξᵀ, K = V = X" if proj is None else
                 f"{PROJECTION_LABELS[s.proj_kind]} projections, seed {s.seed}")
         fig = figures_compare.attention_heatmaps(
             weights, s.query_labels, s.key_labels,
             f"softmax(β Q Kᵀ), β = {s.beta:.4g}, d_k = {s.d_k}, {what}")
-        # PyTorch's attention on the same tensors, against the output drawn above
-        return fig, reference.sdpa_gap(out, s.Q, s.ps.X, s.ps.X, s.beta, s.heads, proj)
+        return fig, gap
 
     return shared_cache.shared(key, build)
 
@@ -48,9 +53,11 @@ def step_gaps(s, wrong_beta: float) -> tuple[float, float]:
     with `wrong_beta` in the Hopfield step (a mistake to compare with)."""
     key = (PAGE, "gaps", s.ps.fingerprint, s.qkey, s.corruption, s.all_queries, s.beta_id,
            wrong_beta)
-    return shared_cache.shared(key, lambda: (
-        compare.hopfield_step_gap(s.Q, s.ps.X, s.beta_id),
-        compare.hopfield_step_gap(s.Q, s.ps.X, s.beta_id, hopfield_beta=wrong_beta)))
+    def build():  # one gap after the other (ui/memory_gate.py)
+        with memory_gate.reserve(compare.step_gap_bytes(len(s.Q), s.ps.N, s.ps.d)):
+            return (compare.hopfield_step_gap(s.Q, s.ps.X, s.beta_id),
+                    compare.hopfield_step_gap(s.Q, s.ps.X, s.beta_id, hopfield_beta=wrong_beta))
+    return shared_cache.shared(key, build)
 
 
 def iteration(s) -> dict:
@@ -61,8 +68,11 @@ def iteration(s) -> dict:
 
     def build() -> dict:
         ps, X = s.ps, s.ps.X
-        traj = compare.iterate_attention(s.q, X, s.T, beta=s.beta_id)
-        ref = ModernHopfield(X, beta=s.beta_id).run(s.q, max_steps=RUN_MAX_STEPS, tol=RUN_TOL)
+        need = (compare.iterate_bytes(ps.N, ps.d, s.T)  # kept while the reference runs
+                + budget.modern_run_bytes(ps.N, ps.d, RUN_MAX_STEPS))
+        with memory_gate.reserve(need):  # ui/memory_gate.py
+            traj = compare.iterate_attention(s.q, X, s.T, beta=s.beta_id)
+            ref = ModernHopfield(X, beta=s.beta_id).run(s.q, max_steps=RUN_MAX_STEPS, tol=RUN_TOL)
         E = traj.energies  # (T + 1,)
         return dict(
             strip=figures_compare.image_strip(

@@ -7,13 +7,21 @@ import streamlit as st
 
 from hopfield_core import expfamily as ef
 
+from .. import memory_gate
+
+
+def cloud_bytes(n: int, d: int, layers: int) -> int:
+    """Peak bytes of cloud_layers: the layers of n tokens in d dimensions, twice."""
+    return 2 * ef.layers_bytes(n, d, layers)
+
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def cloud_layers(name: str, n: int, d: int, seed: int, beta: float, layers: int):
     """The token cloud `name` (n tokens in d dimensions) before the first of `layers` attention
     layers and after each, without and with layer norm: two arrays (layers + 1, n, d)."""
-    Z = ef.token_cloud(name, n, d, seed)
-    return ef.token_layers(Z, layers, beta), ef.token_layers(Z, layers, beta, layer_norm=True)
+    with memory_gate.reserve(cloud_bytes(n, d, layers)):  # ui/memory_gate.py
+        Z = ef.token_cloud(name, n, d, seed)
+        return ef.token_layers(Z, layers, beta), ef.token_layers(Z, layers, beta, layer_norm=True)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -8,7 +8,7 @@ from hopfield_core import expfamily as ef
 from hopfield_core import reference
 from hopfield_core.analysis import energy_rises
 
-from .. import budget, charts, figures, patterns, query, store, widgets
+from .. import budget, charts, figures, memory_gate, patterns, query, store, widgets
 from ..live_charts import live  # Play updates the charts in place, never blank
 from . import cache
 from . import figures as figs
@@ -32,23 +32,27 @@ def family_section() -> None:
     if ps.N == 0:
         st.info(store.store_first("to begin: they are the keys"))
         return
-    note = budget.over(ef.family_bytes(ps.N, ps.d, ps.d <= HESSIAN_MAX_D),
-                       f"The attention family of {ps.N} keys of d = {ps.d} values",
+    need = ef.family_bytes(ps.N, ps.d, ps.d <= HESSIAN_MAX_D)
+    note = budget.over(need, f"The attention family of {ps.N} keys of d = {ps.d} values",
                        "A smaller image size in the sidebar brings it back.")
     if note:
         st.warning(note, icon=":material/memory:")
         return
     K = ps.X
     q, _ = query.make(ps)
-    p = ef.attention_weights(K, q, beta)
-    closed = ef.log_normalizer_grad(K, q, beta)
+    with memory_gate.reserve(need):  # every number below, computed within its estimate
+        p = ef.attention_weights(K, q, beta)
+        closed = ef.log_normalizer_grad(K, q, beta)
+        A = ef.log_normalizer(K, q, beta)
+        grad_gap = np.max(np.abs(reference.log_normalizer_grad(K, q, beta) - closed))
+        gap = (np.max(np.abs(reference.log_normalizer_hessian(K, q, beta)
+                             - ef.log_normalizer_hessian(K, q, beta)))
+               if ps.d <= HESSIAN_MAX_D else None)
+        lam = ef.hessian_spectrum(K, q, beta)
     m1, m2, m3 = st.columns(3)
-    m1.metric("Log-normalizer A(q) = lse(βKq)/β", f"{ef.log_normalizer(K, q, beta):.6g}")
-    m2.metric("Largest |∇A(q) by autograd − Kᵀp|",
-              f"{np.max(np.abs(reference.log_normalizer_grad(K, q, beta) - closed)):.1e}")
-    if ps.d <= HESSIAN_MAX_D:
-        gap = np.max(np.abs(reference.log_normalizer_hessian(K, q, beta)
-                            - ef.log_normalizer_hessian(K, q, beta)))
+    m1.metric("Log-normalizer A(q) = lse(βKq)/β", f"{A:.6g}")
+    m2.metric("Largest |∇A(q) by autograd − Kᵀp|", f"{grad_gap:.1e}")
+    if gap is not None:
         m3.metric("Largest |Hessian by autograd − β Cov_p[k]|", f"{gap:.1e}")
     else:
         m3.metric("Hessian by autograd", "not at this size",
@@ -57,7 +61,6 @@ def family_section() -> None:
     left, right = st.columns(2, gap="large")
     charts.plot(left, figures.weight_bars(p, list(ps.names), "Weights p = softmax(βKq)"),
                 key="ef_weights", config=CHART)
-    lam = ef.hessian_spectrum(K, q, beta)
     charts.plot(right, figs.eigen_bars(lam), key="ef_eigen", config=CHART)
     right.caption(f"The Hessian β Cov_p[k] is d × d = {ps.d} × {ps.d} but has rank at most "
                   f"N − 1 = {ps.N - 1}: these are its {ps.N} largest eigenvalues (computed "
@@ -71,7 +74,7 @@ def cloud_section() -> None:
     with st.container(key="controls_attention_family"):
         name, dim, n = _columns(["cloud", "dim", "n"])
         beta, layers, seed = _columns(["cbeta", "layers", "seed"])
-    note = budget.over(2 * ef.layers_bytes(int(n), int(dim), int(layers)),
+    note = budget.over(cache.cloud_bytes(int(n), int(dim), int(layers)),
                        f"{int(layers)} layers of {int(n)} tokens", "Fewer tokens bring it back.")
     if note:
         st.warning(note, icon=":material/memory:")

@@ -124,7 +124,8 @@ def curves_section(c: dict) -> None:
     cached = all(cache.has_points(v, c["d"], ns, c["trials"], c["flip"], c["seed"],
                                   cache.params_of(v, c["degree"], c["beta"]))
                  for v in c["variants"])
-    result = queue_view.run("curve", run_key, seconds, compute, cached)
+    result = queue_view.run("curve", run_key, seconds, compute, cached,
+                            nbytes=cost.curves_bytes(c["variants"], c["d"], ns, c["trials"]))
     if result is not None:
         measured.update(result)  # another session's, when it computed the same run
         draw(True)
@@ -176,7 +177,8 @@ def basins_section(c: dict) -> None:
 
     cached = all(cache.has_points(v, c["d"], ns, c["trials"], float(f), c["seed"], params)
                  for f in FLIPS)
-    result = queue_view.run("basin map", run_key, seconds, compute, cached)
+    result = queue_view.run("basin map", run_key, seconds, compute, cached,
+                            nbytes=cost.curves_bytes([v], c["d"], ns, c["trials"]))
     if result is not None:
         grid[:], overlap[:] = result  # another session's, when it computed the same run
         draw(True)
@@ -206,7 +208,8 @@ def phase_section() -> None:
         return pd
 
     pd = queue_view.run("phase diagram", run_key, seconds, compute,
-                        cache.has_phase_diagram(d, loads, temps, trials, sweeps, seed))
+                        cache.has_phase_diagram(d, loads, temps, trials, sweeps, seed),
+                        nbytes=cost.phase_bytes(d, grid, trials, float(load)))
     if pd is None:
         return
     boundary = cache.theory_boundary(float(load))

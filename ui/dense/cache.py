@@ -22,8 +22,9 @@ def stable_counts(fingerprint: str, configs: tuple, _X: np.ndarray) -> tuple[int
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def final_verdict(run_id: str, fingerprint: str, _traj, _X: np.ndarray) -> analysis.Verdict:
-    """analysis.verdict of a finished run, keyed by what identifies the run."""
+def final_verdict(run: tuple, _traj, _X: np.ndarray) -> analysis.Verdict:
+    """analysis.verdict of a finished run, keyed by what makes the run (ui.runs.run_key: the
+    model, its settings, the patterns, the query, the run's options)."""
     return analysis.verdict(_traj, _X, binary=True)
 
 

@@ -50,18 +50,16 @@ def model_label(interaction: str, degree: int, beta: float, rectified: bool) -> 
     return f"n = {degree}" + (", rectified" if rectified else "")
 
 
-def comparison(ps, q, qkey, dense_traj, cfg, mode, steps, seed) -> None:
+def comparison(ps, q, dense_traj, cfg, mode, steps, seed) -> None:
     st.subheader("The same query, classical vs dense")
     cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
     cl_cfg = {"learning_rule": "hebbian"}
     cl_traj = runs.run("classical", cl_cfg, ps, q, share=0.5, **cl_kwargs)
     dn_kwargs = dict(mode=mode, max_steps=steps, rng=seed)
-    cl_verdict = dense_cache.final_verdict(
-        f"classical|{sorted(cl_cfg.items())}|{qkey}|{sorted(cl_kwargs.items())}", ps.fingerprint,
-        cl_traj, ps.X)
-    dn_verdict = dense_cache.final_verdict(
-        f"dense|{sorted(cfg.items())}|{qkey}|{sorted(dn_kwargs.items())}", ps.fingerprint,
-        dense_traj, ps.X)
+    cl_verdict = dense_cache.final_verdict(runs.run_key("classical", cl_cfg, ps, q, cl_kwargs),
+                                           cl_traj, ps.X)
+    dn_verdict = dense_cache.final_verdict(runs.run_key("dense", cfg, ps, q, dn_kwargs),
+                                           dense_traj, ps.X)
     label = model_label(**cfg)
 
     c1, c2, c3 = st.columns(3)

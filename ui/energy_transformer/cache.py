@@ -7,7 +7,7 @@ import time
 import numpy as np
 import streamlit as st
 
-from .. import memory_plan
+from .. import memory_gate, memory_plan
 from ..byte_cache import ByteCache
 
 
@@ -47,12 +47,15 @@ def complete(device: str, name: str, image_key: str, mask_key: str, steps: int,
     """(Completion, seconds it took) of model `name`: keyed by small strings, arrays not hashed;
     kept in COMPLETIONS, shared read-only."""
     def make():
+        from hopfield_core.et.complete import complete_bytes
+
         model, error = load_et(device, name)
         if model is None:
             raise RuntimeError(error)
-        t0 = time.perf_counter()
-        out = model.complete(_image, _mask, steps=steps)
-        return out, time.perf_counter() - t0
+        with memory_gate.reserve(complete_bytes(model.cfg, steps)):  # ui/memory_gate.py
+            t0 = time.perf_counter()  # the wait for memory is not the completion's time
+            out = model.complete(_image, _mask, steps=steps)
+            return out, time.perf_counter() - t0
     return COMPLETIONS.get((device, name, image_key, mask_key, steps), make)
 
 
@@ -61,8 +64,10 @@ def spectrum(device: str, name: str, run_key: tuple, t: int, _tokens: np.ndarray
     """The eigenvalues of M (model `name`) on the tokens of step t of a run
     (hopfield_core.et.descent), keyed by the run and the step: each frame's costs about 30 ms once."""
     from hopfield_core.et.descent import spectrum as eigenvalues
+    from hopfield_core.et.descent import spectrum_bytes
 
     model, error = load_et(device, name)
     if model is None:
         raise RuntimeError(error)
-    return eigenvalues(model.model, np.array(_tokens))  # writable: torch takes no read-only array
+    with memory_gate.reserve(spectrum_bytes(*np.shape(_tokens))):  # ui/memory_gate.py
+        return eigenvalues(model.model, np.array(_tokens))  # writable, as torch needs

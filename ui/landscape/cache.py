@@ -7,7 +7,7 @@ import streamlit as st
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
 from hopfield_core import landscape
 
-from .. import budget, memory_plan
+from .. import budget, memory_gate, memory_plan
 from ..byte_cache import ByteCache
 
 WORLD_GRID = 121    # points a side of the 2-D world's energy grid
@@ -20,17 +20,25 @@ SMALLER_IMAGE = "A smaller image size in the sidebar brings it back."
 
 # ---------------------------------------------------------------- what each computation may cost
 
+def plane_bytes(d: int, N: int, itemsize: int = 8) -> int:
+    """Peak bytes of the plane's energy grid (plane_grid)."""
+    return landscape.grid_bytes(PLANE_GRID ** 2, d, N, itemsize)
+
+
 def plane_note(d: int, N: int, itemsize: int = 8) -> str | None:
     """A sentence when the plane's energy grid would not fit in one run's memory, else None."""
-    return budget.over(landscape.grid_bytes(PLANE_GRID ** 2, d, N, itemsize),
-                       "The energy on this plane", SMALLER_IMAGE)
+    return budget.over(plane_bytes(d, N, itemsize), "The energy on this plane", SMALLER_IMAGE)
+
+
+def slice_bytes(d: int, N: int, betas: int) -> int:
+    """Peak bytes of the line between two patterns and its barriers (one beta at a time)."""
+    return max(landscape.line_bytes(SLICE_POINTS, d, N, betas),
+               landscape.line_bytes(BARRIER_POINTS, d, N)) + 8 * betas * SLICE_POINTS
 
 
 def slice_note(d: int, N: int, betas: int) -> str | None:
     """The same for the line between two patterns and its barriers (one beta at a time)."""
-    need = max(landscape.line_bytes(SLICE_POINTS, d, N, betas),
-               landscape.line_bytes(BARRIER_POINTS, d, N)) + 8 * betas * SLICE_POINTS
-    return budget.over(need, "The energy along this line", SMALLER_IMAGE)
+    return budget.over(slice_bytes(d, N, betas), "The energy along this line", SMALLER_IMAGE)
 
 
 def binary_note(d: int, N: int) -> str | None:
@@ -65,16 +73,21 @@ def plane_grid(fingerprint: str, mode: str, chosen: tuple, beta: float, extent: 
     """(us, vs, E) on the plane over the box extent ((u_lo, u_hi), (v_lo, v_hi))."""
     (u0, u1), (v0, v1) = extent
     us, vs = landscape.grid_axis(u0, u1, PLANE_GRID), landscape.grid_axis(v0, v1, PLANE_GRID)
-    model = ModernHopfield(_X, beta=beta)
-    return us, vs, landscape.plane_energy_grid(model.energy, _plane, us, vs, dtype=model.dtype)
+    N, d = _X.shape  # N patterns, d neurons
+    with memory_gate.reserve(plane_bytes(d, N, _X.dtype.itemsize)):  # ui/memory_gate.py
+        model = ModernHopfield(_X, beta=beta)
+        return us, vs, landscape.plane_energy_grid(model.energy, _plane, us, vs,
+                                                   dtype=model.dtype)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def line_slice(fingerprint: str, a: int, b: int, betas: tuple, _X: np.ndarray):
     """(ts, E (K, T), barriers) for the segment x_a -> x_b."""
     ts = np.linspace(*SLICE_RANGE, SLICE_POINTS)
-    E = landscape.slice_energies(_X, a, b, ts, betas)
-    return ts, E, [landscape.barrier(_X, a, b, bt) for bt in betas]
+    N, d = _X.shape  # N patterns, d neurons
+    with memory_gate.reserve(slice_bytes(d, N, len(betas))):  # ui/memory_gate.py
+        E = landscape.slice_energies(_X, a, b, ts, betas)
+        return ts, E, [landscape.barrier(_X, a, b, bt) for bt in betas]
 
 
 # every state of the small networks, bounded by bytes (ui/memory_plan.py): 9 MB at d = 16
@@ -83,7 +96,9 @@ BINARY = ByteCache("binary landscapes", memory_plan.BINARY_BYTES)
 
 def binary(model: str, patterns_key: str, _X: np.ndarray) -> landscape.BinaryLandscape:
     """Every state of the small network: read-only, shared by reruns (never mutate it)."""
-    def make():
-        net = ClassicalHopfield(_X) if model == "classical" else DenseAssociativeMemory(_X, degree=3)
-        return landscape.binary_landscape(net)
+    def make():  # its estimated peak held while it computes (ui/memory_gate.py)
+        with memory_gate.reserve(landscape.binary_bytes(_X.shape[1], len(_X))):
+            net = (ClassicalHopfield(_X) if model == "classical"
+                   else DenseAssociativeMemory(_X, degree=3))
+            return landscape.binary_landscape(net)
     return BINARY.get((model, patterns_key), make)

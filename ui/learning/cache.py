@@ -9,7 +9,7 @@ import streamlit as st
 
 from hopfield_core import ebm, ebm_data, images
 
-from .. import budget
+from .. import budget, memory_gate
 from .settings import FRAMES
 
 
@@ -34,14 +34,16 @@ def data_of(name: str, n: int, seed: int, points: tuple) -> np.ndarray:
 def plane_run(name: str, n: int, seed: int, points: tuple, N: int, beta: float, lr: float,
               per_frame: int) -> Run:
     """FRAMES x per_frame Adam steps from patterns near the origin (ValueError: bad data)."""
-    train, held = ebm_data.split(data_of(name, n, seed, points), 0.25, seed)
-    t = ebm.Trainer(ebm_data.initial_patterns(N, 2, seed), train, beta, lr, held_out=held)
-    frames = [t.X]
-    for _ in range(FRAMES):
-        frames.append(t.step(per_frame).X)
-    every = slice(None, None, per_frame)
-    return Run(train, held, np.stack(frames), np.array(t.history)[every],
-               np.array(t.held)[every], per_frame)
+    data = data_of(name, n, seed, points)
+    train, held = ebm_data.split(data, 0.25, seed)
+    with memory_gate.reserve(plane_bytes(len(data), N, per_frame)):  # ui/memory_gate.py
+        t = ebm.Trainer(ebm_data.initial_patterns(N, 2, seed), train, beta, lr, held_out=held)
+        frames = [t.X]
+        for _ in range(FRAMES):
+            frames.append(t.step(per_frame).X)
+        every = slice(None, None, per_frame)
+        return Run(train, held, np.stack(frames), np.array(t.history)[every],
+                   np.array(t.held)[every], per_frame)
 
 
 def image_data(items, size: int, colour: bool) -> np.ndarray:
@@ -50,17 +52,27 @@ def image_data(items, size: int, colour: bool) -> np.ndarray:
                      for s in items])
 
 
+def image_bytes(n: int, N: int, d: int, steps: int) -> int:
+    """Peak bytes of training N patterns on n images of d values for `steps` Adam steps."""
+    return ebm.train_bytes(n, N, d, steps, keep_path=False)
+
+
 def image_note(n: int, N: int, d: int, steps: int) -> str | None:
     """A sentence when training N patterns on n images of d values would not fit in one run's
     memory (budget.RUN_BYTES), else None."""
-    return budget.over(ebm.train_bytes(n, N, d, steps, keep_path=False),
+    return budget.over(image_bytes(n, N, d, steps),
                        f"Learning {N} patterns from {n} images of d = {d} values",
                        "Fewer patterns or a smaller image size in the sidebar bring it back.")
 
 
+def plane_bytes(n: int, N: int, per_frame: int) -> int:
+    """Peak bytes of learning from n points in the plane (a quarter held out), every frame kept."""
+    return ebm.train_bytes(n, N, 2, FRAMES * per_frame)
+
+
 def plane_note(n: int, N: int, per_frame: int) -> str | None:
     """The same for the points in the plane: n points (a quarter held out), every frame kept."""
-    return budget.over(ebm.train_bytes(n, N, 2, FRAMES * per_frame),
+    return budget.over(plane_bytes(n, N, per_frame),
                        f"Learning {N} patterns from {n} points", "Fewer points bring it back.")
 
 
@@ -70,6 +82,7 @@ def image_run(key: tuple, N: int, beta: float, lr: float, steps: int, seed: int,
     (the stored items and the representation)."""
     n, d = _data.shape
     steps, note = budget.learn_cap(n, N, d, steps)
-    X0 = ebm_data.initial_patterns(N, d, seed, scale=0.1)
-    t = ebm.Trainer(X0, _data, beta, lr, keep_path=False).step(steps)
+    with memory_gate.reserve(image_bytes(n, N, d, steps)):  # ui/memory_gate.py
+        X0 = ebm_data.initial_patterns(N, d, seed, scale=0.1)
+        t = ebm.Trainer(X0, _data, beta, lr, keep_path=False).step(steps)
     return t.X, np.array(t.history), steps, note

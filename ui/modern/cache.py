@@ -12,7 +12,7 @@ from hopfield_core import ModernHopfield
 from hopfield_core.bound import bound_beta
 from hopfield_core.metastable import BetaSweep, beta_sweep
 
-from .. import memory_plan
+from .. import budget, memory_gate, memory_plan
 from ..byte_cache import ByteCache
 
 
@@ -23,8 +23,11 @@ SWEEPS = ByteCache("sweeps", memory_plan.SWEEPS_BYTES)
 def sweep(fingerprint: str, query_key: tuple, betas: tuple, max_steps: int, tol: float,
           gamma: float, _X: np.ndarray, _q: np.ndarray) -> BetaSweep:
     """Where the query ends for every beta of the grid (kept in SWEEPS, shared read-only)."""
-    return SWEEPS.get((fingerprint, query_key, betas, max_steps, tol, gamma), lambda: beta_sweep(
-        _X, _q, list(betas), max_steps=max_steps, tol=tol, gamma=gamma))
+    def make():  # its estimated peak held while it computes (ui/memory_gate.py)
+        N, d = _X.shape  # N patterns, d neurons
+        with memory_gate.reserve(budget.sweep_bytes(d, N, len(betas), max_steps)):
+            return beta_sweep(_X, _q, list(betas), max_steps=max_steps, tol=tol, gamma=gamma)
+    return SWEEPS.get((fingerprint, query_key, betas, max_steps, tol, gamma), make)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
