@@ -14,6 +14,15 @@ SVG = (b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="1
 SAID = "This file is an SVG drawing"
 
 
+def _store_uploader(pg):
+    """The sidebar's "Upload images" (the store's), waited for: the query's uploader below it
+    takes files too, and a page still drawing its sidebar may show that one first."""
+    box = pg.locator('[data-testid="stSidebar"] [data-testid="stFileUploader"]').filter(
+        has_text="Upload images")
+    box.wait_for()
+    return box.locator('input[type="file"]')
+
+
 def _text(pg, where: str) -> str:
     return pg.locator(where).inner_text().replace(WORD_JOINER, "")
 
@@ -32,7 +41,7 @@ def test_an_svg_is_explained_on_each_uploader(page, server, tmp_path):
     said = page.locator(f'{sidebar} [data-testid="stFileUploaderDropzoneInstructions"]').first
     assert said.inner_text().endswith("PNG, JPG, GIF, WEBP, BMP"), said.inner_text()
     before = page.locator(f"{sidebar} h3").first.inner_text()
-    page.locator(f'{sidebar} input[type="file"]').first.set_input_files(str(svg))
+    _store_uploader(page).set_input_files(str(svg))
     _wait_for(page, SAID)
     assert "drawing.svg: " + SAID in _text(page, sidebar)
     assert page.locator(f"{sidebar} h3").first.inner_text() == before  # the store kept what it had
@@ -51,7 +60,7 @@ def test_a_name_is_shown_as_written_and_an_address_in_it_is_no_link(page, server
     name = "www.example.org_40x30"  # within the 24 characters a name keeps
     image = tmp_path / f"{name}.png"
     image.write_bytes(encode(photo(seed=5), "PNG"))
-    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(image))
+    _store_uploader(page).set_input_files(str(image))
     _wait_for(page, f"4. {name}")  # the gallery's caption, every character kept
     assert page.locator('a[href*="example.org"]').count() == 0
     assert_healthy(page)
