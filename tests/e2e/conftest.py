@@ -99,6 +99,15 @@ def wait_idle(pg, settle_ms: int = 400) -> None:
         pg.wait_for_timeout(100)
 
 
+def store_uploader(pg):
+    """The sidebar's "Upload images" (the store's), waited for: the query's uploader below it
+    takes files too, and a page still drawing its sidebar may show that one first."""
+    box = pg.locator('[data-testid="stSidebar"] [data-testid="stFileUploader"]').filter(
+        has_text="Upload images")
+    box.wait_for()
+    return box.locator('input[type="file"]')
+
+
 def goto(pg, server: str, path: str) -> None:
     pg.goto(f"{server}/{path}")
     wait_idle(pg)

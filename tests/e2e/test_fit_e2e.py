@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 from tests.badfiles import encode, photo
-from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, wait_idle
+from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, store_uploader, wait_idle
 from ui.page_registry import url_paths
 
 SIZES = [(1400, 1000), (1024, 768)]
@@ -123,7 +123,7 @@ def test_long_names_keep_their_labels_apart(sized, server, tmp_path):
     goto(pg, server, "classical")
     upload = tmp_path / "astronaut phone 4000x3000.png"
     upload.write_bytes(encode(photo(), "PNG"))
-    pg.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(upload))
+    store_uploader(pg).set_input_files(str(upload))
     try:
         pg.wait_for_function("() => document.body.innerText.includes('Pattern store (4/40)')",
                              timeout=120_000)  # a busy machine: the upload is decoded and stored

@@ -2,7 +2,7 @@
 import re
 
 import pytest
-from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
+from tests.e2e.conftest import assert_healthy, goto, shot, store_uploader, wait_idle
 
 from hopfield_core.et.checkpoint import shipped_config
 from tests.badfiles import encode, photo
@@ -26,12 +26,12 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
     assert "classical Hopfield network" in page.locator("h1").first.inner_text()
     good = tmp_path / "holiday.png"
     good.write_bytes(encode(photo(), "PNG"))
-    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(good))
+    store_uploader(page).set_input_files(str(good))
     page.wait_for_function(
         "() => document.body.innerText.includes('Pattern store (4/40)')", timeout=30_000)
     bad = tmp_path / "report.png"
     bad.write_bytes(b"%PDF-1.4 not really an image")
-    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(bad))
+    store_uploader(page).set_input_files(str(bad))
     page.wait_for_function("() => document.body.innerText.includes('This file is a PDF document')")
     assert sidebar_store_count(page) == "Pattern store (4/40)"
     page.get_by_role("button", name=re.compile("^(step )?Step$", re.I)).first.click()

@@ -5,22 +5,13 @@ name or in a link value is no live link (Streamlit's markdown is GitHub-flavoure
 `www.` and `http://` text by itself)."""
 from urllib.parse import quote
 
-from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
+from tests.e2e.conftest import assert_healthy, goto, shot, store_uploader, wait_idle
 from tests.badfiles import encode, photo
 from ui.text import WORD_JOINER
 
 SVG = (b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
        b'<rect width="10" height="10"/></svg>')
 SAID = "This file is an SVG drawing"
-
-
-def _store_uploader(pg):
-    """The sidebar's "Upload images" (the store's), waited for: the query's uploader below it
-    takes files too, and a page still drawing its sidebar may show that one first."""
-    box = pg.locator('[data-testid="stSidebar"] [data-testid="stFileUploader"]').filter(
-        has_text="Upload images")
-    box.wait_for()
-    return box.locator('input[type="file"]')
 
 
 def _text(pg, where: str) -> str:
@@ -41,7 +32,7 @@ def test_an_svg_is_explained_on_each_uploader(page, server, tmp_path):
     said = page.locator(f'{sidebar} [data-testid="stFileUploaderDropzoneInstructions"]').first
     assert said.inner_text().endswith("PNG, JPG, GIF, WEBP, BMP"), said.inner_text()
     before = page.locator(f"{sidebar} h3").first.inner_text()
-    _store_uploader(page).set_input_files(str(svg))
+    store_uploader(page).set_input_files(str(svg))
     _wait_for(page, SAID)
     assert "drawing.svg: " + SAID in _text(page, sidebar)
     assert page.locator(f"{sidebar} h3").first.inner_text() == before  # the store kept what it had
@@ -60,7 +51,7 @@ def test_a_name_is_shown_as_written_and_an_address_in_it_is_no_link(page, server
     name = "www.example.org_40x30"  # within the 24 characters a name keeps
     image = tmp_path / f"{name}.png"
     image.write_bytes(encode(photo(seed=5), "PNG"))
-    _store_uploader(page).set_input_files(str(image))
+    store_uploader(page).set_input_files(str(image))
     _wait_for(page, f"4. {name}")  # the gallery's caption, every character kept
     assert page.locator('a[href*="example.org"]').count() == 0
     assert_healthy(page)

@@ -2,7 +2,7 @@
 user's making becomes a live link, an image or an element."""
 from urllib.parse import quote
 
-from tests.e2e.conftest import assert_healthy, goto, shot
+from tests.e2e.conftest import assert_healthy, goto, shot, store_uploader
 
 PHISH = "[click](http://127.0.0.1:9/phish)"
 PIXEL = "![b](http://127.0.0.1:9/pixel.png)"
@@ -33,7 +33,7 @@ def test_a_hostile_file_name_shows_as_text(page, server, tmp_path):
     goto(page, server, "classical")
     bad = tmp_path / f"{HTML}.png"
     bad.write_bytes(b"%PDF-1.4 not an image")
-    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(bad))
+    store_uploader(page).set_input_files(str(bad))
     page.wait_for_function("() => document.body.innerText.includes('This file is a PDF document')")
     assert f"{HTML}.png" in page.locator('[data-testid="stSidebar"]').inner_text()
     _no_live_user_content(page)
