@@ -86,17 +86,30 @@ def page(browser, server):
     context.close()
 
 
-def wait_idle(pg, settle_ms: int = 400) -> None:
-    """Wait until the app has rendered and stopped running."""
+IDLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !!document.querySelector('[data-testid="stMainBlockContainer"] h1')
+    && !document.querySelector('[data-testid="stStatusWidget"]');
+}"""
+
+
+def wait_idle(pg, settle_ms: int = 400, timeout_s: float = 60) -> None:
+    """Wait until the script run has finished and the page is drawn: Streamlit's own run state
+    on stApp (`data-test-script-state`) reads notRunning, the page's h1 is there and no status
+    widget shows, twice in a row settle_ms apart (a click's rerun, or a run the page asks for
+    at its end, starts within that). The state, not only the status widget's absence, is
+    trusted: the widget appears only some time into a run, so its absence alone let a test
+    measure a half-drawn page."""
     pg.wait_for_selector('[data-testid="stApp"]')
-    pg.wait_for_selector('[data-testid="stMainBlockContainer"] h1')
-    deadline = time.time() + 30
+    deadline = time.time() + timeout_s
     while time.time() < deadline:
-        if pg.locator('[data-testid="stStatusWidget"]').count() == 0:
+        if pg.evaluate(IDLE_JS):
             pg.wait_for_timeout(settle_ms)
-            if pg.locator('[data-testid="stStatusWidget"]').count() == 0:
+            if pg.evaluate(IDLE_JS):
                 return
         pg.wait_for_timeout(100)
+    raise TimeoutError(f"the app did not finish its run in {timeout_s} s")
 
 
 def store_uploader(pg):
