@@ -7,14 +7,14 @@ from ui import boot
 st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", layout="wide")
 boot.warm()  # done at server start (app.py); here for any other host of this script, e.g. AppTest
 
-from ui import page_registry, settings, shared_settings, sidebar, widgets  # noqa: E402  (after the warm-up, by design)
+from ui import page_registry, page_style, settings, shared_settings, sidebar, widgets  # noqa: E402  (after the warm-up, by design)
 
 pages = [st.Page(p.script, title=p.title, icon=p.icon, default=p.default)
          for p in page_registry.PAGES]
 page = st.navigation(pages)
 shared_settings.bind()  # the shared settings, the store, the query image, presenter mode
 sidebar.presenter_toggle()  # the pages add the shared panels they use
-widgets.apply_page_style()
+page_style.apply()
 messages = st.container()  # above the page: what the link asked for that could not be used
 settings.clear_page()
 page.run()

@@ -117,7 +117,7 @@ def _uploader() -> None:
 
 def _store_gallery(items) -> None:
     """The stored patterns, three to a row (large enough to tell apart in the sidebar). Each
-    caption takes two lines, broken between words (widgets.PAGE_CSS), so the remove buttons
+    caption takes two lines, broken between words (page_style.PAGE_CSS), so the remove buttons
     under a row line up; the button's tooltip names the pattern in full."""
     with st.expander("Stored patterns, as the networks see them", expanded=len(items) <= 12):
         ps = patterns.from_store(binary=True)
