@@ -3,6 +3,7 @@ Layout only: the pieces are in ui/attention/."""
 import streamlit as st
 
 from ui import patterns, query, sidebar, store
+from ui.shared_settings import presenter
 from ui.attention import explain, sections
 from ui.attention.settings import SETTINGS
 
@@ -15,12 +16,16 @@ def main() -> None:
     ps = patterns.from_store(binary=False)
     if ps.N == 0:
         st.info(store.store_first())
+        if presenter():
+            explain.lede()
         explain.explain()
         explain.try_this()
         return
     q, qkey = query.make(ps)
     s = sections.setup(chosen, ps, q, qkey)
     torch_gap = sections.weights_section(s)
+    if presenter():  # under the heatmap, which has the projector's first screen
+        explain.lede()
     sections.check_section(s, torch_gap)
     sections.iterate_section(s)
     explain.explain()

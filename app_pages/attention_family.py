@@ -3,6 +3,7 @@ Layout only: the parts are in ui/attention_family/."""
 from ui import sidebar
 from ui.attention_family import explain, sections
 from ui.attention_family.settings import SETTINGS
+from ui.shared_settings import presenter
 
 
 def main() -> None:
@@ -16,6 +17,8 @@ def main() -> None:
         sections.cloud_section()
     else:
         sections.descent_section()
+    if presenter():  # under the charts, which have the projector's first screen
+        explain.lede()
     explain.explain(view)
 
 

@@ -3,6 +3,7 @@ and where the classical network's memory melts. Layout only: the parts are in ui
 import streamlit as st
 
 from ui.capacity_lab import explain, sections
+from ui.shared_settings import presenter
 from ui.capacity_lab.settings import SETTINGS
 
 
@@ -18,6 +19,8 @@ def main() -> None:
             sections.basins_section(c)
         else:
             sections.curves_section(c)
+    if presenter():  # under the charts, which have the projector's first screen
+        explain.lede()
     with st.expander("Seed"):
         S.show("seed")
     explain.explain(view)

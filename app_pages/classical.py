@@ -18,11 +18,11 @@ def main() -> None:
     q, _ = pattern_editor.panel(PAGE, ps)  # draw a pattern, flip the query's pixels
     if ps.N == 0:
         st.info(store.store_first(drawn=True))
-        explain.explain(rule)
+        explain.explain(mode, temperature, rule)
         explain.try_this()
         return
     sections.run_view(ps, q, mode, temperature, rule, max_steps)
-    explain.explain(rule)
+    explain.explain(mode, temperature, rule)
     explain.try_this()
     if S.show("W"):
         sections.weights_section(ps, rule)

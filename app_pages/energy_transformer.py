@@ -3,6 +3,7 @@ Layout only: the pieces are in ui/energy_transformer/."""
 import streamlit as st
 
 from ui import widgets
+from ui.shared_settings import presenter
 from ui.energy_transformer import cache, controls, explain, sections
 from ui.energy_transformer.sections import PAGE
 from ui.energy_transformer.settings import CONFIGS, SETTINGS
@@ -20,7 +21,8 @@ def live() -> str:
     if c.image is None:
         st.info("Choose a preset photo or upload one to begin.")
         return c.name
-    sections.hidden_note(c.mask, model.cfg)
+    if not presenter():  # presenter mode: under the pictures (sections.frame)
+        sections.hidden_note(c.mask, model.cfg)
     run = sections.complete(c)
     widgets.animated(PAGE, lambda: sections.frame(run, model, c))
     return c.name

@@ -8,12 +8,14 @@ from ui.home import explain
 
 def main() -> None:
     explain.intro()
-    explain.road()
-    explain.how_to_start()
+    # the pages right under the introduction: on a phone within the first two screens
+    st.header("The pages")
     with st.container(horizontal=True, wrap=True, gap="medium"):  # wraps on a narrow screen
         for p in page_registry.PAGES:
             if not p.default:
                 st.page_link(p.script, label=p.link_label, width="content")
+    explain.road()
+    explain.how_to_start()
 
 
 main()

@@ -27,6 +27,7 @@ def main() -> None:
                 st.info(store.store_first())
             else:
                 (plane if view == "plane" else slice).show(ps)
+    explain.lede_below()
     explain.explain()
 
 

@@ -15,6 +15,7 @@ def main() -> None:
         sections.images_section()
     else:
         sections.plane_section()
+    explain.lede_below()
     explain.explain(view)
     explain.try_this()
 

@@ -3,6 +3,7 @@ Layout only: the pieces are in ui/side_by_side/."""
 import streamlit as st
 
 from ui import patterns, sidebar, store
+from ui.shared_settings import presenter
 from ui.side_by_side import explain, sections
 from ui.side_by_side.settings import SETTINGS
 
@@ -15,12 +16,19 @@ def main() -> None:
     ps = patterns.from_store(binary=True)
     if ps.N == 0:
         st.info(store.store_first())
+        if presenter():
+            explain.lede()
         explain.explain()
         explain.try_this()
         return
     comparison = sections.run_all(chosen, ps, patterns.from_store(binary=False))
-    sections.query_section(comparison)
-    verdicts = sections.finals_section(comparison)
+    if presenter():  # the finals on the projector's first screen, then the lede and the query
+        verdicts = sections.finals_section(comparison)
+        explain.lede()
+        sections.query_section(comparison)
+    else:
+        sections.query_section(comparison)
+        verdicts = sections.finals_section(comparison)
     sections.energies_section(comparison, chosen.view)
     sections.summary_section(comparison, verdicts)
     explain.explain()

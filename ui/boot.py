@@ -31,9 +31,8 @@ _seconds: float | None = None  # how long the warm-up took; None until it has ru
 
 # modules that the pages import lazily, or that Streamlit imports on first use
 THIRD_PARTY = ("numpy", "pandas", "pyarrow", "PIL.Image", "plotly.graph_objects", "plotly.io",
-               "plotly.subplots", "torch", "safetensors.torch", "streamlit_image_coordinates")
+               "plotly.subplots", "torch", "safetensors.torch")
 SKIP = ("hopfield_core.et.train",)  # the training CLI (needs the dev-only tqdm)
-COMPONENTS = ("streamlit_image_coordinates",)  # packages that declare a custom component
 # Streamlit's warning for a cache used outside a script run ("can be ignored"): the start-up
 # warm-up fills the shared caches outside any session, on purpose
 _NO_RUN_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
@@ -73,30 +72,6 @@ def first_et_use(model) -> None:
     image = np.full((cfg.image_size, cfg.image_size, 3), 0.5)
     out = model.complete(image, random_mask(cfg.grid, 0.5, 0), steps=1)
     spectrum(model.model, out.tokens[-1])
-
-
-def register_components() -> int:
-    """Register the custom components the warm-up declared with the running server.
-
-    Streamlit registers a component (the address its iframe loads) only when the component
-    is declared inside a script run. At the server's start-up the warm-up imports
-    streamlit_image_coordinates outside any run, so without this its iframe is a 404 and
-    the ET page's click mask and the pattern editor show nothing. Returns how many were
-    registered (0 where there is no running server, e.g. in AppTest, which declares them
-    inside its run)."""
-    import sys
-
-    from streamlit.components.v1.custom_component import CustomComponent
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return 0
-    registry = Runtime.instance().component_registry
-    found = [value for name in COMPONENTS if name in sys.modules
-             for value in vars(sys.modules[name]).values() if isinstance(value, CustomComponent)]
-    for component in found:
-        registry.register_component(component)
-    return len(found)
 
 
 @contextmanager
@@ -142,24 +117,24 @@ def warm() -> float:
         if _seconds is not None:
             return 0.0
         t0 = time.perf_counter()
-        try:
-            with _quiet_outside_a_run():
-                for name in THIRD_PARTY:
-                    importlib.import_module(name)
-                _first_use()
-                limit_math_threads(math_threads())
-                _import_package("hopfield_core")
-                _import_package("ui")
-                from ui.energy_transformer import cache as et_cache
+        # the click grids (ui/grid_editor.py) are st.components.v2 components: their html, css
+        # and js travel with the page's message, so declared here, outside any script run,
+        # they need no registration with the server (an iframe component did)
+        with _quiet_outside_a_run():
+            for name in THIRD_PARTY:
+                importlib.import_module(name)
+            _first_use()
+            limit_math_threads(math_threads())
+            _import_package("hopfield_core")
+            _import_package("ui")
+            from ui.energy_transformer import cache as et_cache
 
-                from hopfield_core.et.checkpoint import MODELS
+            from hopfield_core.et.checkpoint import MODELS
 
-                for name in MODELS:  # each cached for the process (if it loads)
-                    model, _ = et_cache.load_et(et_cache.devices()[0], name)
-                    if model is not None:
-                        first_et_use(model)
-        finally:  # also after a failure: what was imported outside a run stays unregistered
-            register_components()
+            for name in MODELS:  # each cached for the process (if it loads)
+                model, _ = et_cache.load_et(et_cache.devices()[0], name)
+                if model is not None:
+                    first_et_use(model)
         _seconds = time.perf_counter() - t0
         return _seconds
 

@@ -16,7 +16,12 @@ Every builder in ui/ ends in `figures.figure` / `figures.make`, which passes its
   bar, down to the bare number (the sidebar's gallery numbers the patterns the same way), the
   full name on hover; with many bars only every k-th is labelled;
 * heatmaps over a matrix's indices run 0 .. n-1 on both axes, square, and shrink their frame
-  rather than widen the range into negative indices.
+  rather than widen the range into negative indices;
+* every text has a colour of its own (TEXT, AXIS_TEXT: at least TEXT_CONTRAST on white), not
+  the page theme's, which is pale on the white plot;
+* every line, marker and bar on the white plot keeps a WCAG contrast of at least MARK_CONTRAST
+  against it (`contrast`), and each house colour has a darker twin of at least
+  PROJECTOR_CONTRAST for projector mode (HIGH_CONTRAST, used by ui.charts.high_contrast).
 
 # T steps, n categories
 """
@@ -35,6 +40,8 @@ TITLE_MIN_PX = 260  # titles are measured against at least this width (a half co
 SYMBOL_PX = 46      # a legend entry's line, marker and gaps, beside its text
 FEW_TICKS = 6       # up to this many steps, every step is labelled
 LABEL_CHARS = 18    # a category label is never longer than this
+TEXT = "#2f2d2b"       # a chart's titles, legend and notes: the light theme's text, 13.7:1 on white
+AXIS_TEXT = "#57544f"  # tick labels and axis titles, a little lighter: 7.5:1 on white
 
 
 def _get(trace, key: str):
@@ -123,7 +130,40 @@ def finish(data, layout: dict, width_px: float = NARROW_PX) -> dict:
     else:
         layout["showlegend"] = False
     layout["margin"] = margin
+    text_colours(data, layout)
     return layout
+
+
+def _ink(part, colour: str) -> dict:
+    """part (a title, an axis title, a legend, a note; a string is a title's text) with its
+    font's colour set, unless its builder chose one."""
+    part = {"text": part} if isinstance(part, str) else dict(part)
+    part["font"] = {"color": colour, **(part.get("font") or {})}
+    return part
+
+
+def text_colours(data, layout: dict) -> None:
+    """Every text of the chart in a colour of its own (TEXT, AXIS_TEXT), unless its builder
+    chose one: left unset, Streamlit's chart theme writes it in the page's colours, pale grey
+    ticks on the white plot in the light theme (#808495, 3.8:1) and near-white text on it in
+    the dark theme (1.2:1)."""
+    layout["font"] = {"color": TEXT, **(layout.get("font") or {})}
+    for key in ("title", "legend"):
+        if isinstance(layout.get(key), dict):
+            layout[key] = _ink(layout[key], TEXT)
+    layout["annotations"] = [_ink(a, TEXT) for a in layout.get("annotations") or []]
+    owners = [layout] + [v for k, v in layout.items() if k.startswith("scene") and isinstance(v, dict)]
+    for owner in owners:
+        for key in [k for k in owner if k[:5] in ("xaxis", "yaxis", "zaxis")]:
+            axis = dict(owner[key] or {})
+            axis["tickfont"] = {"color": AXIS_TEXT, **(axis.get("tickfont") or {})}
+            if axis.get("title") is not None:
+                axis["title"] = _ink(axis["title"], AXIS_TEXT)
+            owner[key] = axis
+    for trace in data:  # colour bars (plotly trace objects): ticks and title
+        if not isinstance(trace, dict) and "colorbar" in trace:
+            trace.colorbar.tickfont.color = trace.colorbar.tickfont.color or AXIS_TEXT
+            trace.colorbar.title.font.color = trace.colorbar.title.font.color or AXIS_TEXT
 
 
 def integer_axis(first: int, last: int, title: str | None = None, **extra) -> dict:
@@ -209,3 +249,53 @@ def category_axis(labels: list[str], width_px: float = NARROW_PX, **extra) -> di
 def numbered(names: list[str]) -> list[str]:
     """The full labels "1. name", "2. name", ... (the categories; hover shows them)."""
     return [f"{i}. {n}" for i, n in enumerate(names, start=1)]
+
+
+# ----------------------------------------------------------------- colour contrast (WCAG 2)
+
+MARK_CONTRAST = 3.0       # WCAG 1.4.11: a chart's marks against the plot's background
+TEXT_CONTRAST = 4.5       # WCAG 1.4.3: its text
+PROJECTOR_CONTRAST = 7.0  # projector mode's marks: a washed-out projector loses about half
+NAMED = {"white": "#ffffff", "black": "#000000", "red": "#ff0000"}  # the names figures use
+# projector mode's twin of each house colour (ui/figures.py and the pages' figures): the same
+# hue, dark enough for PROJECTOR_CONTRAST on white (GitHub Primer's darker steps)
+HIGH_CONTRAST = {
+    "#1f6feb": "#0550ae",  # blue
+    "#d1242f": "#a40e26",  # red
+    "#1a7f37": "#116329",  # green
+    "#8c959f": "#424a53",  # grey
+    "#bf8700": "#7d4e00",  # amber
+    "#8250df": "#6639ba",  # purple
+    "#bc4c00": "#953800",  # orange
+    "#ff0000": "#a40e26",  # plain red (the exponential family's cloud)
+}
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """An opaque colour as figures write it ("#rrggbb", "#rgb", "rgb(r, g, b)", or a name in
+    NAMED) as 0..255 channels; ValueError for anything else (a new colour name belongs in
+    NAMED, so that its contrast is checked)."""
+    c = NAMED.get(colour.strip().lower(), colour.strip().lower())
+    if c.startswith("#") and len(c) in (4, 7):
+        h = c[1:] if len(c) == 7 else "".join(ch * 2 for ch in c[1:])
+        return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+    if c.startswith("rgb(") and c.endswith(")"):
+        r, g, b = (int(float(v)) for v in c[4:-1].split(","))
+        return r, g, b
+    raise ValueError(f"not an opaque colour this module reads: {colour!r}")
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2's relative luminance: the sRGB channels linearised, weighted 0.2126 R +
+    0.7152 G + 0.0722 B (0 black .. 1 white)."""
+    def linear(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v) for v in rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2's contrast ratio of two colours, 1 (the same) .. 21 (black on white)."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)

@@ -1,10 +1,12 @@
 """Showing a figure: `plot(where, fig, ...)` is st.plotly_chart, with the fonts of the figure
-enlarged for the back row in presenter mode.
+enlarged for the back row in presenter mode, and its marks darker and thicker in high-contrast
+projector mode.
 
 The figures themselves are built once and shared by every session (ui.shared_cache), so the
-presenter's copy is made here, at show time, for the one session that asks: the shared figure
-is never changed. They arrive in the house style (ui/chart_style.py, applied by figures.make
-to every figure); the copy keeps it, its legend's band grown with its fonts."""
+presenter's and the projector's copies are made here, at show time, for the one session that
+asks: the shared figure is never changed. They arrive in the house style (ui/chart_style.py,
+applied by figures.make to every figure); the copy keeps it, its legend's band grown with its
+fonts."""
 from __future__ import annotations
 
 import re
@@ -12,9 +14,15 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
+from .chart_style import HIGH_CONTRAST, NAMED
+
 PROJECTOR_SCALE = 1.5   # fonts: 13 px become about 20 px
 PROJECTOR_HEIGHT = 1.2  # a little taller, so the larger labels keep the plot readable
 BASE_FONT = 13
+LINE_SCALE, MIN_LINE = 1.75, 3.5  # projector mode: lines 1.75 x as thick, at least 3.5 px
+MARKER_SCALE = 1.3                # ... markers 1.3 x as large
+INK = "#000000"                   # ... text, axis lines and ticks
+GRID = "#8c959f"                  # ... grid lines: seen, still lighter than any mark
 _AXIS = re.compile(r"^[xy]axis\d*$")
 
 
@@ -57,8 +65,69 @@ def for_projector(fig: go.Figure) -> go.Figure:
     return big
 
 
+def _dark(colour):
+    """A colour (or a list of them) with each house colour swapped for its high-contrast twin
+    (chart_style.HIGH_CONTRAST); any other colour (white outlines, black, a colour scale's)
+    as it is."""
+    if isinstance(colour, str):
+        c = colour.strip().lower()
+        return HIGH_CONTRAST.get(NAMED.get(c, c), colour)
+    if isinstance(colour, (list, tuple)):
+        return [_dark(c) for c in colour]
+    return colour
+
+
+def _thicker(width, default: float = 2.0) -> float:
+    return max((width or default) * LINE_SCALE, MIN_LINE)
+
+
+def high_contrast(fig: go.Figure) -> go.Figure:
+    """A copy of `fig` for a washed-out projector: every house colour of its lines, markers,
+    bars, text and shapes swapped for its darker twin (at least PROJECTOR_CONTRAST on white),
+    lines LINE_SCALE times thicker (at least MIN_LINE px), markers MARKER_SCALE times larger,
+    text, axis lines and ticks black, grid lines darker. Colour scales stay as they are."""
+    hc = go.Figure(fig)
+    L = hc.layout
+    L.font.color = INK
+    L.title.font.color = INK
+    for name in [k for k in L.to_plotly_json() if _AXIS.match(k)]:
+        axis = L[name]
+        axis.update(linecolor=INK, linewidth=2, tickcolor=INK, zerolinecolor=INK, gridcolor=GRID)
+        axis.tickfont.color = INK
+        axis.title.font.color = INK
+    for shape in L.shapes:
+        shape.line.color = _dark(shape.line.color)
+        shape.line.width = _thicker(shape.line.width, 1.0)
+    for ann in L.annotations:
+        ann.font.color = _dark(ann.font.color) if ann.font.color else INK
+    for trace in hc.data:
+        if "line" in trace and trace.line is not None and trace.type != "contour":
+            trace.line.color = _dark(trace.line.color)
+            if trace.type in ("scatter", "scattergl") and "lines" in (trace.mode or "lines"):
+                trace.line.width = _thicker(trace.line.width)
+        if "marker" in trace and trace.marker is not None:
+            m = trace.marker
+            m.color = _dark(m.color)
+            if "line" in m and m.line is not None:
+                m.line.color = _dark(m.line.color)
+            if trace.type in ("scatter", "scattergl", "scatter3d") and m.size is not None:
+                m.size = _scaled(m.size)
+        if "textfont" in trace and trace.textfont is not None:
+            trace.textfont.color = _dark(trace.textfont.color)
+    return hc
+
+
+def _scaled(size):
+    if isinstance(size, (int, float)):
+        return size * MARKER_SCALE
+    return [s * MARKER_SCALE for s in size]
+
+
 def plot(where, fig: go.Figure, **kw):
-    """where.plotly_chart(fig, **kw); in presenter mode, the back row's copy of fig."""
+    """where.plotly_chart(fig, **kw); in presenter mode, the back row's copy of fig; in
+    projector mode, the high-contrast copy (ui.shared_settings.projector)."""
     if st.session_state.get("presenter"):
         fig = for_projector(fig)
+    if st.session_state.get("projector"):
+        fig = high_contrast(fig)
     return where.plotly_chart(fig, **kw)

@@ -8,9 +8,10 @@ import streamlit as st
 
 from hopfield_core import images
 
-from . import figures, pictures, player_cache, shared_cache, widgets
+from . import chart_numbers, describe, figures, pictures, player_cache, shared_cache, widgets
+from . import chart_style as style
 from .shared_settings import presenter
-from .live_charts import live, live_image  # no blank chart or picture during Play
+from .live_charts import live, live_image, live_text  # no blank chart or picture during Play
 from .patterns import PatternSet
 
 VERDICT_STYLE = {"retrieved": st.success, "mirror": st.info, "metastable": st.info,
@@ -60,6 +61,13 @@ def energy_change(energies: np.ndarray, t: int, dtype=np.float64) -> str | None:
     return f"{change:.3g}"
 
 
+def run_numbers(traj, m_all: np.ndarray, names: list[str], energy_label: str) -> dict:
+    """The numbers the energy and overlap charts show, for every step: step, energy, and the
+    overlap m with each pattern (m_all (T+1, N)), one column per pattern."""
+    return {"step": np.arange(len(traj.energies)), energy_label: traj.energies,
+            **{f"m with {label}": m_all[:, i] for i, label in enumerate(style.numbered(names))}}
+
+
 def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
          energy_label: str = "Energy") -> None:
     """The player and the figures for one precomputed trajectory.
@@ -74,22 +82,36 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
 
     def body():
         T = traj.steps
-        t = widgets.player(page, T, run_key)
-        c1, c2, c3 = st.columns([2, 3, 3])
-        h = 460 if presenter() else 300  # larger for a projector
+        if presenter():  # the player beside the state and the energy, all three on a 1024 x 768
+            # projector's first screen (the charts are 1.2 times taller there: ui.charts), the
+            # overlaps below; three columns at 1920 px too (the state picture then 560 px wide)
+            player_place, c1, c2 = st.columns([1, 1, 1.3])
+            with player_place:
+                t = widgets.player(page, T, run_key)
+            c3 = st.container()
+        else:
+            t = widgets.player(page, T, run_key)
+            c1, c2, c3 = st.columns([2, 3, 3])
+        h = 300  # the charts' height (presenter mode's copies are 1.2 times taller)
         key = (run_key, t, tuple(ps.names), h, energy_label)  # figures are built once per run and step
+        c1 = c1.container(key=f"{page}_pic_state")  # on a phone: not wider than CSS lets it
         c1.markdown(f"**State at step {t}**")  # a PNG, not a chart: sent as encoded once
-        live_image(c1, pictures.image_png(frames[t] / 255.0, 2 * h), width="stretch")
+        live_image(c1, pictures.image_png(frames[t] / 255.0, 2 * h), width="stretch",
+                   alt=describe.image_alt(t, T, m_all[t], ps.names, ps.binary, ps.shape))
         live(c2, shared_cache.shared(("dyn-energy",) + key, lambda: figures.energy_curve(
             traj.energies, t, rises, title=energy_label, height=h)), f"{page}_energy", page, config={"displayModeBar": False})
         live(c3, shared_cache.shared(("dyn-overlap",) + key, lambda: figures.overlap_bars(
             m_all[t], ps.names, height=h)), f"{page}_overlaps", page, config={"displayModeBar": False})
         delta = energy_change(traj.energies, t, traj.states.dtype)
+        live_text(st, describe.step_sentence(
+            t, T, traj.states, traj.energies, m_all[t], ps.names, ps.binary, delta, energy_label,
+            final.sentence(ps.names)), f"{page}_describe", page)  # for screen readers: what changed
         still = delta == NO_CHANGE
         st.metric(energy_label, f"{traj.energies[t]:.6g}", delta=delta,
                   delta_color="off" if still else "inverse", delta_arrow="off" if still else "auto")
-        if t < T:
-            st.info(f"Step {t} of {T}: keep stepping to see where the dynamics settle.",
+        if t < T:  # a status region: the same words on every frame of Play, said once
+            st.info(f"Playing the {T} steps: Pause stops at the step shown." if widgets.playing(page)
+                    else f"Step {t} of {T}: keep stepping to see where the dynamics settle.",
                     icon=":material/hourglass_top:")
         else:
             VERDICT_STYLE[final.kind](final.sentence(ps.names), icon=":material/flag:")
@@ -103,6 +125,8 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
         widgets.stop_if_done(page, t, T)
 
     widgets.animated(page, body)
+    chart_numbers.show_columns(st, run_numbers(traj, m_all, ps.names, energy_label),
+                               f"{page}_numbers", "Every step of this run")
     with st.expander("Download this run"):
         widgets.downloads(page, frames, traj.energies,
                           extra={f"m_{i + 1}": m_all[:, i] for i in range(ps.N)})

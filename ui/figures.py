@@ -17,6 +17,13 @@ from .chart_style import NARROW_PX
 pio.templates.default = "none"
 
 BLUE, RED, GREY, GREEN = "#1f6feb", "#d1242f", "#8c959f", "#1a7f37"
+# a colour bar under a square plot, centred, 60 % of the plot area's width at most: beside the
+# plot it took a phone's width from the plot and stood taller than it, and on a wide screen
+# stood far from the plot it explains (issue 30). The figure's bottom margin holds it.
+BAR_UNDER = dict(orientation="h", x=0.5, xanchor="center", y=0, yref="container",
+                 yanchor="bottom", len=0.6, thickness=12, ypad=6, tickangle=0, nticks=5,
+                 title=dict(side="top"))
+BAR_UNDER_MARGIN = 62  # px under the x axis for BAR_UNDER
 FONT = dict(family="Inter, Segoe UI, sans-serif", size=14)
 AXIS = dict(gridcolor="#e5e7eb", zerolinecolor="#d0d7de", linecolor="#d0d7de", showgrid=True)
 

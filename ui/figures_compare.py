@@ -147,7 +147,7 @@ def change_chart(changes: np.ndarray, tol: float | None = None, height: int = 30
     zeros = t[~keep]
     if len(zeros):
         notes.append(note(float(zeros[0]), 0.1, f"exactly 0 from step {int(zeros[0])}",
-                          yref="paper", xanchor="left", font=dict(color=GREY)))
+                          yref="paper", xanchor="left", font=dict(color=style.AXIS_TEXT)))
     return figure(line, "Change per step (log scale)", height,
                   xaxis=style.integer_axis(1, len(c), "step t"),
                   yaxis=dict(title="max |ξ(t) − ξ(t−1)|", type="log", exponentformat="power"),

@@ -9,7 +9,7 @@ def explain(key: str, heading: str | None = "How it works"):
     """(prose, formulas): two containers, one below the other, for a page's explanation; put
     it below the live figure. st.latex calls in `formulas` flow side by side."""
     if heading:
-        st.subheader(heading)
+        st.header(heading)
     prose = st.container()
     formulas = st.container(horizontal=True, wrap=True, gap="large", key=f"formulas_{key}")
     return prose, formulas

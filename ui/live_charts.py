@@ -18,7 +18,10 @@ would make the stack unnecessary.
 A picture that changes on every frame (`live_image`) travels inside the page's message as a
 data URL: Streamlit keeps the element and swaps the picture in place. As a media file it is
 fetched after the message, and on a busy browser the fetch came after the next frame had
-deleted the file: a broken image until the next frame."""
+deleted the file: a broken image until the next frame. Its alt text says what it shows.
+
+`live_text` is the words under a live figure for screen readers: a live region kept on the page
+across frames (see _LIVE_JS), quiet during Play."""
 from __future__ import annotations
 
 import base64
@@ -83,7 +86,44 @@ def live(where, fig, key: str, page: str, **kw) -> None:
     shown[key] = {"top": top, "frame": frame, "fig": fig, "under": under, "sent": sent}
 
 
-def live_image(where, png: bytes, **kw) -> None:
-    """where.image of PNG bytes that change on every frame of Play, as a data URL (**kw:
-    st.image's, e.g. width)."""
-    where.image("data:image/png;base64," + base64.b64encode(png).decode("ascii"), **kw)
+def live_image(where, png: bytes, alt: str, **kw) -> None:
+    """where.image of PNG bytes that change on every frame of Play, as a data URL, with its
+    alt text (what the picture shows, for screen readers; React sets it as an attribute, so
+    a name in it stays text); **kw: st.image's, e.g. width."""
+    where.image("data:image/png;base64," + base64.b64encode(png).decode("ascii"), alt=alt, **kw)
+
+
+# A screen reader announces a change of text inside a live region that was on the page before
+# the change. st.html cannot hold one: it replaces its inner HTML on every update, so its region
+# would be new each time. This component's HTML is mounted once and kept; the script sets the
+# region's text (as text: a pattern's name in it is never HTML). The first text is written
+# silently (the page is being read anyway); during Play the region is set aria-live="off", so a
+# reader hears no sentence per frame, and the step Play ended on is said once it stops.
+_LIVE_JS = """
+export default function ({ data, parentElement }) {
+  const el = parentElement.querySelector(".hop-live");
+  const before = el.getAttribute("aria-live");
+  const first = !el.dataset.ready;
+  el.dataset.ready = "1";
+  el.setAttribute("aria-live", data.playing || first ? "off" : "polite");
+  if (el.textContent !== data.text) {
+    el.textContent = data.text;
+  } else if (before === "off" && !data.playing && !first) {
+    el.textContent = "";
+    setTimeout(() => { el.textContent = data.text; }, 150);
+  }
+  if (first && !data.playing) setTimeout(() => el.setAttribute("aria-live", "polite"), 0);
+}
+"""
+_LIVE = st.components.v2.component(
+    "hopfield_live_text", html='<p class="hop-live" role="status" aria-live="off"></p>',
+    css=".hop-live { margin: 0 0 0.5rem; font-size: 0.95rem; line-height: 1.5; }", js=_LIVE_JS)
+
+
+def live_text(where, text: str, key: str, page: str | None = None) -> None:
+    """A live region under a dynamic figure: `text` (plain text, e.g. from ui.describe), shown
+    and, when it changes, said politely by a screen reader; silent while `page`'s player
+    plays (ui.widgets.playing)."""
+    with where.container():
+        _LIVE(data={"text": str(text), "playing": bool(page and widgets.playing(page))},
+              key=key, width="stretch")

@@ -1,10 +1,12 @@
 """The page's style, every page, every screen: the CSS every page gets, presenter mode's for
-the back row, and presenter mode's way out."""
+the back row, high-contrast projector mode's for a washed-out projector, and presenter mode's
+way out and its own projector switch (its sidebar is hidden)."""
 from __future__ import annotations
 
 import streamlit as st
 
-from .shared_settings import LINK, presenter
+from .responsive_css import RESPONSIVE_CSS
+from .shared_settings import LINK, PROJECTOR_HELP, presenter, projector
 
 # every page, every screen: nothing is cut with an ellipsis, formulas shrink a little on
 # narrow screens and flow side by side where they fit (ui.layout.explain), and a column of
@@ -53,6 +55,32 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
 </style>
 """
 
+# WCAG contrast (issue 30) where no theme option reaches it (.streamlit/config.toml has the
+# theme): Streamlit fades captions with opacity 0.6 (3.9:1 on white) and disabled widgets'
+# labels and values to 40 % of the text colour (2.3:1), both derived from textColor with no
+# option of their own; a lighter fade keeps the look in both themes (opacity blends the
+# theme's own text colour, tests/robustness/test_theme_contrast.py checks the blends). A
+# selected segmented control and a slider's value are written in the primary colour, which
+# in the dark theme cannot reach 4.5:1 both as text on the page and under white button text
+# (the two ratios multiply to 18): they take the text colour, the selection still shown by
+# the control's tint and border.
+CAPTION_OPACITY = 0.8
+DISABLED_OPACITY = 0.72
+CONTRAST_CSS = f"""
+<style>
+[data-testid="stCaptionContainer"] {{ opacity: {CAPTION_OPACITY} !important; }}
+[data-testid="stElementContainer"]:has(:disabled, [aria-disabled="true"]) :is([data-testid="stWidgetLabel"],
+  [data-testid="stWidgetLabel"] *, input, [data-testid="stSliderThumbValue"], [data-testid="stSliderThumbValue"] *,
+  [data-testid="stSliderTickBar"], [data-testid="stSliderTickBar"] *)
+  {{ color: inherit !important; -webkit-text-fill-color: currentColor !important; }}
+[data-testid="stElementContainer"]:has(:disabled, [aria-disabled="true"]) [data-testid="stWidgetLabel"],
+[data-testid="stElementContainer"]:has(:disabled, [aria-disabled="true"]) :is(input, [data-testid="stSliderThumbValue"],
+  [data-testid="stSliderTickBar"]) {{ opacity: {DISABLED_OPACITY} !important; }}
+[data-testid="stButtonGroup"] [data-selected="true"], [data-testid="stButtonGroup"] [data-selected="true"] *,
+[data-testid="stSliderThumbValue"], [data-testid="stSliderThumbValue"] * {{ color: inherit !important; }}
+</style>
+"""
+
 PRESENTER_CSS = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
@@ -70,13 +98,70 @@ html body [data-testid="stCaptionContainer"], html body [data-testid="stCaptionC
 """
 
 
+# high-contrast projector mode (PhET's "projector mode"): pure black text on white whatever
+# the theme, nothing faded (captions, disabled labels, placeholders), thicker focus outlines,
+# 2 px black borders on fields, buttons and expanders, links underlined in a dark blue. The
+# theme (.streamlit/config.toml) cannot be switched per session, so this is CSS over
+# Streamlit's own; the charts get their own copy (ui.charts.high_contrast)
+PROJECTOR_CSS = """
+<style>
+html body .stApp, html body .stApp [data-testid="stHeader"], html body [data-testid="stSidebar"],
+html body [data-testid="stSidebarContent"], html body .stApp [data-testid="stBottomBlockContainer"]
+  { background-color: #ffffff !important; color: #000000 !important; }
+html body .stApp :is(p, li, span, label, h1, h2, h3, h4, h5, h6, summary, small, td, th,
+  [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"], [data-testid="stMetricLabel"],
+  [data-testid="stMetricValue"], [data-testid="stMarkdownContainer"], .katex)
+  { color: #000000 !important; opacity: 1 !important; }
+html body .stApp :is(input, textarea, [data-baseweb="select"] > div, [data-baseweb="input"],
+  [data-baseweb="base-input"], [data-testid="stExpander"] details, [data-testid="stBaseButton-secondary"],
+  [data-testid="stButtonGroup"] button, [data-testid="stFileUploaderDropzone"])
+  { background-color: #ffffff !important; color: #000000 !important; border: 2px solid #000000 !important; }
+html body .stApp :is([data-testid="stAlertContainer"], [data-testid="stPopoverButton"], [data-testid="stCode"] pre,
+  [data-testid="stNumberInputStepDown"], [data-testid="stNumberInputStepUp"], [data-baseweb="select"],
+  [data-baseweb="select"] div, [data-testid="stNumberInputContainer"], [data-testid="stExpander"] summary, code)
+  { background-color: #ffffff !important; color: #000000 !important; }
+html body .stApp [data-testid="stTooltipIcon"] * { opacity: 1 !important; }
+html body .stApp :is([data-testid="stAlertContainer"], [data-testid="stPopoverButton"])
+  { border: 2px solid #000000 !important; }
+html body .stApp :is([data-testid="stAlertContainer"], [data-testid="stPopoverButton"], [data-testid="stTooltipIcon"],
+  [data-testid="stNumberInputStepDown"], [data-testid="stNumberInputStepUp"], [data-baseweb="select"]) *
+  { color: #000000 !important; }
+html body .stApp [data-testid="stButtonGroup"] [data-selected="true"],
+html body .stApp [data-testid="stButtonGroup"] [data-selected="true"] *
+  { background-color: #000000 !important; color: #ffffff !important; }
+html body .stApp [data-testid="stBaseButton-primary"]
+  { background-color: #a40e26 !important; border: 2px solid #000000 !important; color: #ffffff !important; }
+html body .stApp [data-testid="stBaseButton-primary"] * { color: #ffffff !important; }
+html body .stApp button:disabled, html body .stApp button:disabled *
+  { color: #000000 !important; background-color: #e6e6e6 !important; border-color: #000000 !important; }
+html body .stApp input::placeholder, html body .stApp textarea::placeholder { color: #333333 !important; }
+html body .stApp a, html body .stApp a * { color: #0a3069 !important; text-decoration: underline !important; }
+html body .stApp :focus-visible, html body .stApp :focus-visible + div
+  { outline: 4px solid #000000 !important; outline-offset: 2px !important; }
+html body .stApp hr { border-color: #000000 !important; }
+</style>
+"""
+
+
 def apply() -> None:
-    """The page CSS, and in presenter mode the back row's."""
-    st.html(PAGE_CSS)  # style only: takes no room on the page
+    """The page CSS; in projector mode the high-contrast CSS; in presenter mode the back
+    row's, its way out and, beside it, the projector switch (the sidebar's is hidden)."""
+    st.html(PAGE_CSS + CONTRAST_CSS + RESPONSIVE_CSS)  # style only: takes no room on the page
+    if projector():
+        st.html(PROJECTOR_CSS)
     if presenter():
         st.html(PRESENTER_CSS)
-        st.button("Leave presenter mode", key="leave_presenter", on_click=_leave_presenter)
+        row = st.container(horizontal=True, gap="medium", vertical_alignment="center")
+        row.button("Leave presenter mode", key="leave_presenter", on_click=_leave_presenter)
+        st.session_state.projector_presenter = projector()  # follows the sidebar's switch
+        row.toggle("High-contrast projector mode", key="projector_presenter",
+                   on_change=_switch_projector, help=PROJECTOR_HELP)
 
 
 def _leave_presenter() -> None:
     LINK.assign("presenter", False)
+
+
+def _switch_projector() -> None:
+    """on_change of presenter mode's projector switch: through the layer, as the link would."""
+    LINK.assign("projector", bool(st.session_state.projector_presenter))

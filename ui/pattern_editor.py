@@ -1,45 +1,21 @@
 """Drawing by hand: a grid to draw a pattern at the current size and store it, and the query
-with pixels to flip by clicking. The grid is a fragment (a click reruns the grid, not the page,
+with pixels to flip by clicking, both also from the keyboard (ui/grid_editor.py: arrow keys
+and Space). The drawing is a fragment (a click reruns the grid, not the page,
 until the drawing is stored); a flip changes the query, so it reruns the page, and is applied
 before the query is made."""
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
-from PIL import Image, ImageDraw
-from streamlit_image_coordinates import streamlit_image_coordinates
 
 from hopfield_core import drawing
 
 from . import patterns, query, store
+from .grid_editor import cell_grid, new_edits
 from .shared_settings import MAX_FLIPS, SIDEBAR
 
-WIDTH = 320   # pixels the grid is shown at
-LINE = (190, 190, 190)
-
-
-def grid_picture(cells: np.ndarray, width: int = WIDTH) -> Image.Image:
-    """A (size, size) grid of values in [0, 1] (0 black) enlarged to `width` pixels, with thin
-    grey lines between the cells so that each one is a target."""
-    size = cells.shape[0]
-    grey = np.round(np.clip(cells, 0, 1) * 255).astype(np.uint8)
-    im = Image.fromarray(grey, "L").resize((width, width), Image.Resampling.NEAREST).convert("RGB")
-    pen = ImageDraw.Draw(im)
-    for i in range(1, size):
-        at = round(i * width / size)
-        pen.line([(at, 0), (at, width)], fill=LINE)
-        pen.line([(0, at), (width, at)], fill=LINE)
-    return im
-
-
-def _event(click) -> tuple[tuple[float, float], tuple[float, float], float, float] | None:
-    """(start, end, shown width, shown height) of a click or a drag."""
-    if not click:
-        return None
-    w, h = click.get("width") or WIDTH, click.get("height") or WIDTH
-    if "x1" in click:
-        return (click["x1"], click["y1"]), (click["x2"], click["y2"]), w, h
-    return (click["x"], click["y"]), (click["x"], click["y"]), w, h
+KEYS_HINT = ("Keyboard: Tab to the grid, the arrow keys move the cursor, Space or Enter "
+             "{verb} its cell.")
 
 
 # ---------------------------------------------------------------- draw a pattern
@@ -53,20 +29,13 @@ def _set_grid(size: int, grid: np.ndarray) -> None:
     st.session_state.setdefault("_drawings", {})[size] = grid
 
 
-def _new_event(key: str):
-    """The click or drag on the picture `key` since the last one handled, or None."""
-    click = st.session_state.get(key)
-    if not click or click == st.session_state.get(f"_{key}_handled"):
-        return None
-    st.session_state[f"_{key}_handled"] = click
-    return _event(click)
-
-
 def _apply_draw(key: str, size: int) -> None:
-    """Paint what the last click or drag on the grid covered (before the grid is drawn)."""
-    event = _new_event(key)
-    if event:
-        _set_grid(size, drawing.paint(_grid(size), *event))
+    """Paint what the clicks, drags and key presses on the grid since the last run covered, in
+    order (before the grid is drawn): each edit is the cells (r0, c0) to (r1, c1)."""
+    for r0, c0, r1, c1 in new_edits(key, size):
+        # drawing.paint takes points: each cell's centre, on a grid shown `size` units wide
+        _set_grid(size, drawing.paint(_grid(size), (c0 + 0.5, r0 + 0.5), (c1 + 0.5, r1 + 0.5),
+                                      size, size))
 
 
 def _store_drawing(size: int) -> None:
@@ -81,10 +50,10 @@ def draw(page: str) -> None:
     size = int(patterns.representation()[0])
     key = f"{page}_draw_{size}"
     st.caption(f"{size} x {size} cells. Click a cell to ink or erase it; drag across cells to "
-               "paint a rectangle (a drag that starts on ink erases).")
+               "paint a rectangle (a drag that starts on ink erases). "
+               + KEYS_HINT.format(verb="inks or erases"))
     _apply_draw(key, size)
-    streamlit_image_coordinates(grid_picture(~_grid(size)), key=key, width=WIDTH, click_and_drag=True,
-                                cursor="crosshair")
+    cell_grid(key, (~_grid(size)).astype(float), "draw", f"Drawing, {size} by {size} cells")
     c1, c2, c3 = st.columns(3)
     c1.button("Clear", key=f"{page}_draw_clear", width="stretch",
               on_click=_set_grid, args=(size, np.zeros((size, size), dtype=bool)))
@@ -106,18 +75,20 @@ def _set_flips(pixels) -> None:
 
 
 def apply_flip(page: str, ps) -> None:
-    """Flip the pixel of the query that was clicked last (before the query is made, so the
-    whole run sees it)."""
+    """Flip the pixels of the query clicked (or toggled from the keyboard) since the last run,
+    in order (before the query is made, so the whole run sees them)."""
     size = ps.shape[0]
-    event = _new_event(f"{page}_flip_{size}")
-    if not event:
+    edits = new_edits(f"{page}_flip_{size}", size)
+    if not edits:
         return
-    r, c = drawing.cell(*event[0], event[2], event[3], size)
-    pixel, flips = r * size + c, set(query.flipped_pixels(ps))
-    if pixel not in flips and len(flips) >= MAX_FLIPS:
-        st.session_state.flip_message = f"At most {MAX_FLIPS} pixels can be flipped by hand."
-        return
-    _set_flips(flips ^ {pixel})
+    flips = set(query.flipped_pixels(ps))
+    for r, c, _, _ in edits:
+        pixel = r * size + c
+        if pixel not in flips and len(flips) >= MAX_FLIPS:
+            st.session_state.flip_message = f"At most {MAX_FLIPS} pixels can be flipped by hand."
+            continue
+        flips ^= {pixel}
+    _set_flips(flips)
 
 
 def flip_query(page: str, ps, q: np.ndarray) -> None:
@@ -125,13 +96,13 @@ def flip_query(page: str, ps, q: np.ndarray) -> None:
     size = ps.shape[0]
     cells = q.reshape(ps.shape).mean(axis=2) if len(ps.shape) == 3 else q.reshape(ps.shape)
     flips = query.flipped_pixels(ps)
-    streamlit_image_coordinates(grid_picture((cells + 1) / 2), key=f"{page}_flip_{size}", width=WIDTH,
-                                cursor="pointer")
+    cell_grid(f"{page}_flip_{size}", (cells + 1) / 2, "flip", f"Query, {size} by {size} pixels")
     message = st.session_state.pop("flip_message", None)
     if message:
         st.warning(message)
     st.caption(f"{len(flips)} pixel(s) flipped by hand, on top of the corruption chosen in the "
-               "sidebar. Click a pixel to flip it; the run starts from this query.")
+               "sidebar. Click a pixel to flip it; the run starts from this query. "
+               + KEYS_HINT.format(verb="flips"))
     st.button("Undo every flip", key=f"{page}_flip_clear", disabled=not flips,
               on_click=_set_flips, args=((),))
 

@@ -1,8 +1,8 @@
 """The settings every page shares, declared once and bound to widgets, the link and messages by
 ui.settings: the sidebar's (how images become patterns, how the query is made) and the
-link's others (the pattern store, the uploaded query image, presenter mode), which the app
-keeps elsewhere (ui.store, the presenter toggle). `bind()` reads them from the link once per
-session; streamlit_app.py writes them back to the address bar after the page ran."""
+link's others (the pattern store, the uploaded query image, presenter and projector mode),
+which the app keeps elsewhere (ui.store, the sidebar's toggles). `bind()` reads them from the
+link once per session; streamlit_app.py writes them back to the address bar after the page ran."""
 from __future__ import annotations
 
 import streamlit as st
@@ -64,13 +64,39 @@ def _use_presenter(on: bool) -> None:
     st.session_state.presenter = on
 
 
+PROJECTOR_HELP = ("Black text on white, stronger borders and focus outlines, and darker, thicker "
+                  "chart lines: for a washed-out projector.")
+
+
+def projector() -> bool:
+    """High-contrast projector mode: black text on white, stronger borders and focus outlines,
+    darker and thicker chart marks, for a washed-out projector (ui.page_style, ui.charts; the
+    sidebar's toggle, key "projector", and presenter mode's own)."""
+    return bool(st.session_state.get("projector", False))
+
+
+def _use_projector(on: bool) -> None:
+    st.session_state.projector = on
+
+
+def _read_switch(text: str) -> tuple[bool, tuple]:
+    """A switch in the link: "1" or "true" is on, anything else off (no message)."""
+    return text in ("1", "true"), ()
+
+
+def _write_switch(on: bool) -> str | None:
+    return "1" if on else None
+
+
 LINK = Settings("link", [
     Kept("presets", "the pattern store", store.DEFAULT_PRESETS, store.read_presets,
          ",".join, store.stored_keys, store.put_presets),
     Kept("q_image", "the uploaded query image", None, store.read_query_image,
          lambda key: key, store.query_key, store.use_query_upload),
-    Kept("presenter", "Presenter mode", False, lambda text: (text in ("1", "true"), ()),
-         lambda on: "1" if on else None, presenter, _use_presenter),
+    Kept("presenter", "Presenter mode", False, _read_switch, _write_switch, presenter,
+         _use_presenter),
+    Kept("projector", "High-contrast projector mode", False, _read_switch, _write_switch,
+         projector, _use_projector),
 ], prefix="")
 
 

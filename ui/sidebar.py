@@ -9,7 +9,7 @@ from hopfield_core.images import ImageError
 from hopfield_core.presets import preset_groups
 
 from . import patterns, pictures, store
-from .shared_settings import CORRUPTION_LABELS, SIDEBAR
+from .shared_settings import CORRUPTION_LABELS, PROJECTOR_HELP, SIDEBAR
 from .text import quoted
 from .upload_quota import QuotaExceeded
 from .widgets import UPLOAD_TYPES
@@ -28,10 +28,12 @@ STORE_CSS = ("<style>.st-key-preset_names [data-testid='stMultiSelectTagsContain
 
 
 def presenter_toggle() -> None:
-    """Every page: the switch to presenter mode (the sidebar hides in it)."""
+    """Every page: the switches to presenter mode (the sidebar hides in it) and to
+    high-contrast projector mode (ui.page_style; presenter mode shows its own switch)."""
     with st.sidebar, st.container(key="controls_sidebar_top"):
         st.toggle("Presenter mode", key="presenter",
                   help="Hide the controls and enlarge everything for a projector.")
+        st.toggle("High-contrast projector mode", key="projector", help=PROJECTOR_HELP)
 
 
 def panels(store: bool = True, representation: bool = True, binary: bool = True,
@@ -49,7 +51,7 @@ def panels(store: bool = True, representation: bool = True, binary: bool = True,
 
 def _store_panel() -> None:
     items = store.items()
-    st.subheader(f"Pattern store ({len(items)}/{store.MAX_PATTERNS})")
+    st.header(f"Pattern store ({len(items)}/{store.MAX_PATTERNS})")
     groups = preset_groups()
     group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
                                  required=True)
@@ -127,13 +129,21 @@ def _store_gallery(items) -> None:
             for i, (col, item, x) in enumerate(zip(cols, items[start:start + per_row],
                                                    ps.X[start:start + per_row]), start=start + 1):
                 col.image(pictures.picture_png(x, ps.shape), caption=f"{i}. {item.name}",
-                          width="stretch", output_format="PNG")
+                          width="stretch", output_format="PNG", alt=gallery_alt(i, item.name, ps.shape))
                 col.button("✕", key=f"remove_{item.key}", help=f"Remove {i}. {item.name}",
                            on_click=store.remove, args=(item.key,))
 
 
+def gallery_alt(number: int, name: str, shape: tuple) -> str:
+    """A gallery picture's alt text: which stored pattern, and what the picture is (a +-1
+    pattern: black and white, or in colour each channel on or off). `name` is the store's
+    (ui.text.safe_name for an upload); Streamlit sets it as the attribute, escaped."""
+    kind = "colour image, each channel on or off" if len(shape) == 3 else "black-and-white image"
+    return f"Stored pattern {number}, {name}: a {shape[0]} x {shape[1]} {kind}"
+
+
 def _representation_panel(binary: bool) -> None:
-    st.subheader("How images become patterns")
+    st.header("How images become patterns")
     SIDEBAR.show("size")
     c1, c2 = st.columns(2)
     SIDEBAR.show("colour", c1)
@@ -149,7 +159,7 @@ def _query_panel() -> None:
     """Only the controls that shape the query (ui.query.make): with an uploaded query image,
     the pattern to start from does not apply (the corruption does); the amount and the seed
     are greyed out for a corruption that does not read them."""
-    st.subheader("The query")
+    st.header("The query")
     items = store.items()
     image = store.query_upload()
     if image is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from . import exports, lesson
+from . import exports, keyboard, lesson
 
 # The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
 # to hopfield_core.images.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
@@ -95,17 +95,22 @@ def player(page: str, T: int, run_key: str) -> int:
     playing = st.session_state.get(f"{page}_playing", False)
     # buttons as wide as their labels, wrapping onto a second line on a narrow screen
     row = st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="center")
-    row.button("Reset", icon=":material/first_page:", key=f"{page}_reset", on_click=_set_t, args=(page, 0))
+    keys = keyboard.SHORTCUTS
+    row.button("Reset", icon=":material/first_page:", key=f"{page}_reset", on_click=_set_t, args=(page, 0),
+               shortcut=keys["reset"])
     row.button("Step", icon=":material/step:", key=f"{page}_step", on_click=_set_t, args=(page, min(t + 1, T)),
-                   disabled=t >= T, type="primary")
+                   disabled=t >= T, type="primary", shortcut=keys["step"])
     row.button("Run", icon=":material/last_page:", key=f"{page}_run_all", on_click=_set_t, args=(page, T),
-                   disabled=t >= T)
+                   disabled=t >= T, shortcut=keys["run_all"])
     if playing:
-        row.button("Pause", icon=":material/pause:", key=f"{page}_pause", on_click=_set_t, args=(page, t))
+        row.button("Pause", icon=":material/pause:", key=f"{page}_pause", on_click=_set_t, args=(page, t),
+                   shortcut=keys["pause"])
     else:
         row.button("Play", icon=":material/play_arrow:", key=f"{page}_play", on_click=_play, args=(page, T),
-                       disabled=T == 0)
+                       disabled=T == 0, shortcut=keys["play"])
     row.markdown(f"**step {t} of {T}**", width="content")
+    keyboard.help_popover(row, page)
+    keyboard.keep_focus(row, page)  # Step off at the end: the focus goes to Reset, not the page
     if playing and T > 0:
         # no slider while playing: each timed rerun carries the browser's last slider value,
         # which lags the server's cursor, and its on_change would read as the user scrubbing

@@ -48,9 +48,9 @@ def test_adding_presets_removing_and_clearing():
     at.segmented_control(key="preset_group").set_value("digits").run()
     at.multiselect(key="preset_names").select("1").select("7").run()
     at.button(key="add_presets").click().run()
-    assert "Pattern store (5/40)" in [h.value for h in at.sidebar.subheader]
+    assert "Pattern store (5/40)" in [h.value for h in at.sidebar.header]
     at.button(key="remove_letters/O").click().run()
-    assert "Pattern store (4/40)" in [h.value for h in at.sidebar.subheader]
+    assert "Pattern store (4/40)" in [h.value for h in at.sidebar.header]
     at.button(key="clear_store").click().run()
     assert any("Store at least one pattern" in i.value for i in at.info)
     assert not at.exception
@@ -74,9 +74,9 @@ def test_two_sessions_do_not_share_patterns():
     b = open_app("classical")
     a.button(key="clear_store").click().run()
     assert any("Store at least one pattern" in i.value for i in a.info)
-    assert "Pattern store (3/40)" in [h.value for h in b.sidebar.subheader]
+    assert "Pattern store (3/40)" in [h.value for h in b.sidebar.header]
     b.run()
-    assert "Pattern store (3/40)" in [h.value for h in b.sidebar.subheader]
+    assert "Pattern store (3/40)" in [h.value for h in b.sidebar.header]
 
 
 def test_the_caption_describes_the_settings_in_use():
@@ -157,3 +157,42 @@ def test_the_rule_sentences_hold():
         for x in P:
             assert np.array_equal(model.step(x, mode="sync"), x)
             assert np.array_equal(model.step(x, mode="async", rng=1), x)
+
+
+
+def nodes(node):
+    """`node` and every element and block under it, in page order."""
+    yield node
+    for c in getattr(node, "children", {}).values():
+        yield from nodes(c)
+
+
+def page_order(node) -> list[str]:
+    """Under `node` in page order: each widget's and keyed block's key, each caption's text."""
+    return [n.value if getattr(n, "type", "") == "caption" else n.proto.id.rsplit("-", 1)[-1]
+            for n in nodes(node)
+            if getattr(n, "type", "") == "caption" or getattr(getattr(n, "proto", None), "id", "")]
+
+
+def check_presenter_layout(page: str, lede: str) -> None:
+    """Presenter mode (issue 30): the player, the state's picture and the energy curve share
+    the first row under the title, and the lede (`lede`: how it starts) follows them, so all
+    three fit a 1024 x 768 projector's first screen; plain, the lede stays above the player."""
+    at = open_app(page, query={"presenter": "1"})
+    rows = [[page_order(c) for c in n.children.values()] for n in nodes(at.main)
+            if type(n).__name__ == "Block" and n.children
+            and all(type(c).__name__ == "Column" for c in n.children.values())]
+    (places,) = [r for r in rows if any(f"{page}_step" in p for p in r)]
+    assert len(places) == 3
+    assert f"{page}_step" in places[0] and f"{page}_scrub" in places[0]
+    assert f"{page}_pic_state" in places[1] and f"live_{page}_energy" in places[2]
+    order = page_order(at.main)
+    at_lede = next(i for i, e in enumerate(order) if e.startswith(lede))
+    assert order.index(f"{page}_step") < order.index(f"live_{page}_energy") < at_lede
+    plain = page_order(open_app(page).main)
+    assert next(i for i, e in enumerate(plain) if e.startswith(lede)) < plain.index(f"{page}_step")
+    assert not at.exception
+
+
+def test_presenter_mode_puts_the_player_beside_the_state_and_the_energy():
+    check_presenter_layout("classical", "Binary neurons and Hebbian weights: updated one at a time")

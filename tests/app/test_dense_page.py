@@ -117,7 +117,7 @@ def test_demo_button_classical_fails_dense_retrieves():
     at.radio(key="dense_mode").set_value("sync").run()
     at.button(key="dn_demo").click().run()
     assert not at.exception
-    assert "Pattern store (10/40)" in shown(at.sidebar.subheader)
+    assert "Pattern store (10/40)" in shown(at.sidebar.header)
     assert at.select_slider(key="size").value == 8
     assert at.slider(key="dense_n").value == 3 and at.radio(key="dense_mode").value == "async"
 
@@ -295,7 +295,7 @@ def test_the_demo_sets_exactly_its_values_through_the_settings_layer():
     assert at.query_params["presets"] in (DEMO_URL["presets"], [DEMO_URL["presets"]])
     assert at.session_state["q_image"] is None and "q_image" not in at.query_params
     assert at.select_slider(key="size").value == 8 and at.toggle(key="colour").value is False
-    assert "Pattern store (10/40)" in shown(at.sidebar.subheader)
+    assert "Pattern store (10/40)" in shown(at.sidebar.header)
 
 
 def test_the_capacity_caption_names_the_26_letters_the_classical_network_loses():
@@ -303,3 +303,8 @@ def test_the_capacity_caption_names_the_26_letters_the_classical_network_loses()
     at = open_app("dense", query={"view": "capacity"})
     assert any("Store all 26 letters at 16 px to see the classical network keep none of them"
                in c for c in shown(at.caption))
+
+
+def test_presenter_mode_puts_the_player_beside_the_state_and_the_energy():
+    from tests.app.test_classical_page import check_presenter_layout
+    check_presenter_layout("dense", "A sharper interaction than the classical square")

@@ -32,6 +32,22 @@ def chart(at, key: str) -> dict:
                            key in c.proto.id).proto.spec)
 
 
+def picture_titles(at) -> list[str]:
+    """The titles over the page's pictures (each picture is an st.image under its title)."""
+    return [m.value for m in at.markdown if m.value.startswith("**") and m.value.endswith("**")]
+
+
+def pictures(at) -> dict[str, tuple[str, str]]:
+    """The page's pictures by their container's key (et_pic_<name>): (url, alt text)."""
+    out = {}
+    for block in at.get("flex_container"):
+        key = block.proto.id.rsplit("-", 1)[-1] if block.proto.id else ""
+        if key.startswith("et_pic_"):
+            img = next(e for e in block.children.values() if e.type == "image").proto.imgs[0]
+            out[key[len("et_pic_"):]] = (img.url, img.alt)
+    return out
+
+
 def series(at, key: str, name: str) -> np.ndarray:
     from tests.app.test_attention_page import array
 
@@ -130,7 +146,7 @@ def test_play_runs_to_the_last_step():
     T = at.slider(key="energy_transformer_steps").value
     assert at.session_state["et_t"] == T
     assert any(f"step {T} of {T}" in m.value for m in at.markdown)
-    assert any(f"After step {T}" in str(c.proto.spec) for c in at.get("plotly_chart"))
+    assert f"**After step {T}**" in picture_titles(at)
 
 
 def test_rectangle_mask_and_other_seed(et):
@@ -403,16 +419,15 @@ def test_the_change_picture_magnifies_what_the_steps_did_and_stays_in_range():
 def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
     at = open_app("energy_transformer")
     if et.cfg.readout == "change":
-        assert chart(at, "et_change")["layout"]["title"]["text"] == "Change"
-        assert not any("et_meanfill" in c.proto.id for c in at.get("plotly_chart"))
+        assert "**Change**" in picture_titles(at) and "**Mean fill**" not in picture_titles(at)
         assert any("all is grey" in c.value for c in at.caption)  # step 0 of a fresh page
         at.button(key="et_run_all").click().run()
         img, mask, ref = default_run(et)
         gain = sections.change_picture(ref.image, ref.frames[0])[1]
-        assert chart(at, "et_change")["layout"]["title"]["text"] == f"Change x{gain}"
+        assert f"**Change x{gain}**" in picture_titles(at)
         assert any(f"magnified {gain} times" in c.value for c in at.caption)
     else:
-        assert chart(at, "et_meanfill")["layout"]["title"]["text"] == "Mean fill"
+        assert "**Mean fill**" in picture_titles(at)
     assert not at.exception
 
 
@@ -431,8 +446,8 @@ def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows()
         assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, PATCH):.4f}"
         at.button(key="et_run_all").click().run()
         assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
-        fourth = "et_change" if model.cfg.readout == "change" else "et_meanfill"
-        assert any(fourth in c.proto.id for c in at.get("plotly_chart"))
+        fourth = "**Change x" if model.cfg.readout == "change" else "**Mean fill**"
+        assert any(t.startswith(fourth) for t in picture_titles(at))
         assert not at.exception
     paper = load_pretrained("cpu", MODELS["paper"])
     assert paper.cfg.start == "mask_token" and "mask token" in explain.where_hidden_start(paper.cfg)
@@ -462,3 +477,84 @@ def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():
         e = [masked_patch_mse(f, img, mask, PATCH) for f in drawn.frames]
         assert e[0] > 2 * yard and e[-1] < e[0] / 3  # from at least twice the yardstick, far down
         assert drawn.energies[-1] < drawn.energies[0]
+
+
+def test_the_pictures_are_images_that_follow_the_step_and_say_what_they_show(et):
+    """The pictures are PNGs (they scale with the screen's width), each with an alt text; the
+    result is the model's frame of the step shown, sent in the page's message (no blank
+    picture during Play)."""
+    import base64
+
+    from ui.pictures import image_png
+
+    at = open_app("energy_transformer")
+    img, mask, ref = default_run(et)
+    shown = pictures(at)
+    assert set(shown) == {"original", "masked", "frame", "change" if et.cfg.readout == "change"
+                          else "meanfill"}
+    assert f"{int(mask.sum())} of 64 patches hidden" in shown["masked"][1]
+    assert "after step 0" in shown["frame"][1]
+    frame = shown["frame"][0]
+    assert frame.startswith("data:image/png;base64,")
+    assert base64.b64decode(frame.split(",", 1)[1]) == image_png(ref.frames[0], sections.PICTURE_PX)
+    at.button(key="et_step").click().run()
+    shown = pictures(at)
+    assert "after step 1" in shown["frame"][1] and "**After step 1**" in picture_titles(at)
+    assert base64.b64decode(shown["frame"][0].split(",", 1)[1]) == image_png(ref.frames[1], sections.PICTURE_PX)
+    assert all(alt for _, alt in shown.values()) and not at.exception
+
+
+def test_presenter_mode_puts_the_player_beside_the_input_and_the_result():
+    """On a projector the player, the input and the result share the first row (ui/
+    responsive_css.py lays it out: beside each other at 1024 px, the player above at 1920);
+    the lede and the hidden count follow the pictures."""
+    at = open_app("energy_transformer", query={"presenter": "1"})
+    def ids(node) -> str:  # the ids (keys) of a block and of everything in it
+        return " ".join([getattr(getattr(node, "proto", None), "id", "") or ""]
+                        + [ids(c) for c in getattr(node, "children", {}).values()])
+
+    stage = next(b for b in at.get("flex_container") if b.proto.id.endswith("-et_stage"))
+    row = next(iter(stage.children.values()))
+    places = [ids(c) for c in row.children.values()]
+    assert len(places) == 3
+    assert "et_step" in places[0] and "et_pic_masked" in places[1] and "et_pic_frame" in places[2]
+    caption = [c.value for c in at.caption]
+    assert any(c.startswith("Hidden: 32 of 64") for c in caption)
+    assert not at.exception
+
+
+def test_patches_are_hidden_and_shown_from_the_mask_grid():
+    """The patches to hide are a grid over the picture (ui/grid_editor.py, "flip" mode): a
+    click or Space on a patch, as the browser sends it ([seq, r, c, r, c]), hides a shown
+    patch or shows a hidden one, once; the link carries it, the count follows, and the grid
+    names each patch (hidden, shown) for a screen reader over the picture of the mask."""
+    import base64
+
+    from tests.app.test_pattern_editor import click, grid_sent
+    from ui import grid_editor
+    from ui.energy_transformer import controls
+    from ui.energy_transformer.settings import mask_text
+
+    at = open_app("energy_transformer")
+    at.radio(key="energy_transformer_mask").set_value("click").run()
+    at.button(key="et_clear_mask").click().run()
+    assert any(f"Hidden: 0 of {GRID * GRID} patches." in c.value for c in at.caption)
+    at.session_state[controls.MASK_GRID] = click(2, 5, 1)  # Space on row 3, column 6
+    at.run()
+    at.session_state[controls.MASK_GRID] = {"ops": [[1, 2, 5, 2, 5], [2, 0, 0, 0, 0]]}
+    at.run()  # edit 1 sent again with edit 2: applied once
+    hide = at.query_params["hide"]
+    want = np.zeros((GRID, GRID), dtype=bool)
+    want[2, 5] = want[0, 0] = True
+    assert (hide[-1] if isinstance(hide, list) else hide) == mask_text(want)
+    assert any(f"Hidden: 2 of {GRID * GRID} patches." in c.value for c in at.caption)
+    sent = grid_sent(at, controls.MASK_GRID)
+    assert sent["mode"] == "flip" and sent["seen"] == 2 and sent["words"][0] == "hidden"
+    assert sent["cells"] == grid_editor.levels((~want).astype(float))
+    assert sent["label"].endswith(": 2 hidden")
+    png = base64.b64decode(sent["picture"].split(",", 1)[1])
+    assert png.startswith(b"\x89PNG")
+    at.session_state[controls.MASK_GRID] = click(0, 0, 3)  # shown again
+    at.run()
+    assert "1 hidden" in grid_sent(at, controls.MASK_GRID)["label"]
+    assert not at.exception

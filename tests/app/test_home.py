@@ -43,3 +43,26 @@ def test_a_links_store_and_shared_settings_survive_home():
     at.switch_page("app_pages/classical.py").run()
     qp = dict(at.query_params)
     assert qp["presets"] == "letters/A,letters/B" and qp["size"] == "12" and "junk" not in qp
+
+
+def test_the_page_links_come_under_the_introduction_and_the_formulas_fit_a_phone():
+    """On a 390 px phone the page links lie within the first two screens (issue 30; measured
+    in tests/e2e/test_devices_e2e.py): they come straight after the introduction, before the
+    road. The modern energy, too wide for a phone on one line, takes two."""
+    at = open_app()
+    order = []
+
+    def walk(node):
+        if getattr(node, "type", None) in ("page_link", "header", "subheader", "markdown"):
+            order.append(node.type if node.type == "page_link" else node.value)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at.main)
+    first_link = order.index("page_link")
+    road = order.index("The road from 1982 to the Transformer")
+    assert order.index(next(x for x in order if x.startswith("An associative memory"))) \
+        < first_link < road
+    assert order.count("page_link") == len([p for p in page_registry.PAGES if not p.default])
+    modern = next(x.value for x in at.latex if "E_{\\mathrm{modern}}" in x.value)
+    assert "\\begin{aligned}" in modern and modern.count("\\\\") == 1

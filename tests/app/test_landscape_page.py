@@ -299,3 +299,58 @@ def test_empty_and_small_stores_are_explained():
     for tab in (PLANE, SLICE):
         assert any("Store at least one pattern" in i.value for i in show(at, tab).info)
     assert metrics(at, WORLD) and metrics(at, BINARY)  # these need no stored images
+
+
+def _bar_under_the_plot(fig: dict) -> None:
+    """The contour's colour bar lies under the square plot, centred, at most 60 % of the plot
+    area's width, in a bottom margin of its own: beside the plot it took a phone's width from
+    it (issue 30)."""
+    bar = next(t for t in fig["data"] if t["type"] == "contour")["colorbar"]
+    assert bar["orientation"] == "h" and bar["yref"] == "container" and bar["y"] == 0
+    assert bar["xanchor"] == "center" and bar["x"] == 0.5 and bar["len"] <= 0.6
+    assert fig["layout"]["margin"]["b"] >= bar["thickness"] + 40  # the bar, its ticks, its title
+
+
+def test_the_maps_colour_bars_lie_under_the_plot_and_the_rows_stack_when_narrow():
+    import json
+
+    at = open_app("landscape")
+    world = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("ls_world_chart"))
+    _bar_under_the_plot(json.loads(world.proto.spec))
+    keys = [b.proto.id for b in at.get("flex_container") if b.proto.id]
+    # ui/responsive_css.py stacks the columns of a row keyed *_wide_row on a narrow screen
+    assert any(k.endswith("-ls_world_wide_row") for k in keys)
+    assert any(k.endswith("-controls_landscape_world_wide_row") for k in keys)
+    show(at, PLANE)
+    plane = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("ls_plane_chart"))
+    _bar_under_the_plot(json.loads(plane.proto.spec))
+    assert any(b.proto.id.endswith("-ls_plane_wide_row") for b in at.get("flex_container")
+               if b.proto.id)
+    assert not at.exception
+
+
+def test_presenter_mode_shows_a_compact_world_above_the_lede():
+    """On a 1024 x 768 projector the 2-D world fits the first screen (issue 30; measured in
+    tests/e2e/test_devices_e2e.py): the lede goes under the map, and the map is lower and
+    compact (its title beside it, no axis titles, the colour bar beside the plot, its legend
+    on one row). Without presenter mode the page keeps its layout."""
+    import json
+
+    from tests.app.test_presenter_first_screen import in_order, where
+    from ui.landscape import explain
+
+    normal, at = open_app("landscape"), open_app("landscape", query={"presenter": "1"})
+    lede = explain.LEDE[:30]
+    assert where(in_order(normal), lede) < where(in_order(normal), "ls_world_chart")
+    assert where(in_order(at), "ls_world_chart") < where(in_order(at), lede)
+    big, small = (json.loads(next(c for c in a.get("plotly_chart")
+                                  if c.proto.id.endswith("ls_world_chart")).proto.spec)
+                  for a in (normal, at))
+    assert small["layout"]["height"] < 0.6 * big["layout"]["height"]
+    assert not small["layout"].get("title", {}).get("text")
+    assert not small["layout"]["yaxis"].get("title", {}).get("text")
+    assert small["layout"]["margin"]["t"] < big["layout"]["margin"]["t"]  # no title, one legend row
+    bar = next(t for t in small["data"] if t["type"] == "contour")["colorbar"]
+    assert bar.get("orientation", "v") == "v"
+    assert "**E(ξ) at β = 5**" in [m.value for m in at.markdown]
+    assert "**E(ξ) at β = 5**" not in [m.value for m in normal.markdown]

@@ -224,3 +224,64 @@ def between(x) -> bool:
     first, second = CENTRES[np.argsort(np.linalg.norm(CENTRES - x, axis=1))[:2]]
     neighbours = np.isclose(np.linalg.norm(first - second), 3.6)  # a side of the square
     return bool(neighbours and d[0] > 1 and d[1] - d[0] < 0.5)
+
+
+def test_the_planes_colour_bar_lies_under_the_plot_and_its_row_stacks_when_narrow():
+    """The plane's colour bar is under the square plot, not beside it (beside it, it stood
+    taller than the plot on a phone), and the plane's row is keyed for ui/responsive_css.py
+    to stack it above the curves on a narrow screen (issue 30)."""
+    from tests.app.test_landscape_page import _bar_under_the_plot
+
+    at = open_app(PAGE)
+    _bar_under_the_plot(spec(at, 0))
+    assert spec(at, 0)["layout"]["title"]["text"].startswith("After 0 Adam steps")
+    assert any(b.proto.id.endswith("-learning_wide_row") for b in at.get("flex_container")
+               if b.proto.id)
+
+
+def keys_in(node) -> set[str]:
+    """The keys of the widgets and charts under `node`."""
+    out = {node.proto.id.rsplit("-", 1)[-1]} if getattr(node, "type", None) == "plotly_chart" else set()
+    if getattr(node, "key", None):
+        out.add(node.key)
+    for child in getattr(node, "children", {}).values():
+        out |= keys_in(child)
+    return out
+
+
+def beside(at, a: str, b: str) -> bool:
+    """`a` and `b` stand in two columns of one row."""
+    def walk(node) -> bool:
+        cols = [c for c in getattr(node, "children", {}).values() if type(c).__name__ == "Column"]
+        where = [i for key in (a, b) for i, c in enumerate(cols) if key in keys_in(c)]
+        if len(where) == 2 and where[0] != where[1]:
+            return True
+        return any(walk(c) for c in getattr(node, "children", {}).values())
+    return walk(at.main)
+
+
+def test_presenter_mode_puts_the_plane_beside_the_player_and_the_lede_below():
+    """On a 1024 x 768 projector the plane and its player share the first screen (issue 30;
+    tests/e2e/test_devices_e2e.py measures it): the plane beside the player, compact (its
+    title beside it, no axis titles, the colour bar beside the plot) and lower, the lede
+    under it. Without presenter mode the page keeps its layout."""
+    from tests.app.test_presenter_first_screen import in_order, where
+
+    normal, at = open_app(PAGE), open_app(PAGE, query={"presenter": "1"})
+    lede = explain.LEDE[:30]
+    assert where(in_order(normal), lede) < where(in_order(normal), "eb_plane_view")
+    assert where(in_order(at), "eb_plane_view") < where(in_order(at), lede)
+    assert beside(at, "eb_plane_view", "learning_step")
+    assert not beside(normal, "eb_plane_view", "learning_step")
+    big, small = (json.loads(next(c for c in a.get("plotly_chart")
+                                  if c.proto.id.endswith("eb_plane_view")).proto.spec)
+                  for a in (normal, at))
+    assert small["layout"]["height"] < 0.7 * big["layout"]["height"]
+    assert not small["layout"].get("title", {}).get("text")
+    assert not small["layout"]["xaxis"].get("title", {}).get("text")
+    bar = next(t for t in small["data"] if t["type"] == "contour")["colorbar"]
+    assert bar.get("orientation", "v") == "v"
+    titles = [m.value for m in at.markdown if m.value.startswith("**After")]
+    assert titles == ["**After 0 Adam steps, β\u00a0=\u00a02**"]
+    at.button(key="learning_step").click().run()
+    assert "**After 5 Adam steps, β\u00a0=\u00a02**" in [m.value for m in at.markdown]

@@ -323,3 +323,8 @@ def test_a_query_inside_the_radius_is_covered_only_if_its_pattern_meets_the_boun
     assert list(ModernHopfield(X, 10.0).retrieval_bound().satisfied) == [keys == HOX] * 2 + [True]
     text = bound_texts(at)
     assert "Your query is 0 from" in text and verdict in text
+
+
+def test_presenter_mode_puts_the_player_beside_the_state_and_the_energy():
+    from tests.app.test_classical_page import check_presenter_layout
+    check_presenter_layout("modern", "Continuous states and a log-sum-exp energy")

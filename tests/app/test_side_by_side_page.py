@@ -86,7 +86,7 @@ def test_eight_letters_at_size_12_classical_fails_where_dense_retrieves():
     assert exp[0][4] == "no" and "Spurious" in exp[0][2]
     assert [r[4] for r in exp[1:]] == ["yes", "yes", "yes"]
     at = open_app("side_by_side", query=EASY)
-    assert "Pattern store (8/40)" in [h.value for h in at.sidebar.subheader]
+    assert "Pattern store (8/40)" in [h.value for h in at.sidebar.header]
     assert_rows_match(table(at), exp)
 
 

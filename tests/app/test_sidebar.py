@@ -6,7 +6,7 @@ from ui import page_registry
 
 
 def panels(at) -> set[str]:
-    heads = {h.value for h in at.sidebar.subheader}
+    heads = {h.value for h in at.sidebar.header}
     out = set()
     if any(h.startswith("Pattern store") for h in heads):
         out.add("store")

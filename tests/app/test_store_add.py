@@ -6,7 +6,7 @@ from ui.sidebar import NOTHING_CHOSEN
 
 
 def store_heading(at) -> str:
-    return next(h.value for h in at.sidebar.subheader if h.value.startswith("Pattern store"))
+    return next(h.value for h in at.sidebar.header if h.value.startswith("Pattern store"))
 
 
 def test_a_click_that_comes_with_the_pick_stores_it():

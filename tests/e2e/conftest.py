@@ -90,14 +90,15 @@ IDLE_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
     && !!document.querySelector('[data-testid="stMainBlockContainer"] h1')
-    && !document.querySelector('[data-testid="stStatusWidget"]');
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.querySelector('[data-testid="stSkeleton"]');
 }"""
 
 
 def wait_idle(pg, settle_ms: int = 400, timeout_s: float = 60) -> None:
     """Wait until the script run has finished and the page is drawn: Streamlit's own run state
-    on stApp (`data-test-script-state`) reads notRunning, the page's h1 is there and no status
-    widget shows, twice in a row settle_ms apart (a click's rerun, or a run the page asks for
+    on stApp (`data-test-script-state`) reads notRunning, the page's h1 is there, no status
+    widget shows and no placeholder (stSkeleton) waits for its element, twice in a row settle_ms apart (a click's rerun, or a run the page asks for
     at its end, starts within that). The state, not only the status widget's absence, is
     trusted: the widget appears only some time into a run, so its absence alone let a test
     measure a half-drawn page."""
@@ -137,3 +138,16 @@ def assert_healthy(pg) -> None:
     """No exception box, no Streamlit error about the script."""
     assert pg.locator('[data-testid="stException"]').count() == 0, \
         pg.locator('[data-testid="stException"]').first.inner_text()
+
+
+def player_button(pg, label: str):
+    """The first player button labelled `label` (Reset, Step, Run, Play, Pause): its accessible
+    name is the label and the shortcut key Streamlit shows after it ("Step S", or "Step Shortcut
+    S" where the browser names the key's box); the icon is aria-hidden."""
+    return pg.get_by_role("button", name=player_name(label)).first
+
+
+def player_name(label: str):
+    """The accessible name of the player button labelled `label`, as a pattern."""
+    import re
+    return re.compile(rf"^{label}(?: (?:Shortcut )?\S)?$")

@@ -2,7 +2,7 @@
 import re
 
 import pytest
-from tests.e2e.conftest import assert_healthy, goto, shot, store_uploader, wait_idle
+from tests.e2e.conftest import assert_healthy, goto, player_button, player_name, shot, store_uploader, wait_idle
 
 from hopfield_core.et.checkpoint import shipped_config
 from tests.badfiles import encode, photo
@@ -34,7 +34,7 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
     store_uploader(page).set_input_files(str(bad))
     page.wait_for_function("() => document.body.innerText.includes('This file is a PDF document')")
     assert sidebar_store_count(page) == "Pattern store (4/40)"
-    page.get_by_role("button", name=re.compile("^(step )?Step$", re.I)).first.click()
+    player_button(page, "Step").click()
     page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
     wait_idle(page)
     assert page.locator('[data-testid="stPlotlyChart"]').count() >= 2  # energy, overlaps
@@ -42,9 +42,9 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
     state_img = page.locator('[data-testid="stMain"] [data-testid="stImage"] img').first
     assert state_img.evaluate("img => img.complete && img.naturalWidth >= 16")
     # Play: the browser re-runs the view on a timer until the last step
-    page.get_by_role("button", name=re.compile("^Reset$")).first.click()
+    player_button(page, "Reset").click()
     page.wait_for_function("() => /step 0 of \\d+/.test(document.body.innerText)")
-    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    player_button(page, "Play").click()
     page.wait_for_function("() => { const m = document.body.innerText.match(/step (\\d+) of (\\d+)/);"
                            " return m && m[1] === m[2]; }", timeout=30_000)
     wait_idle(page)
@@ -59,7 +59,7 @@ def test_every_other_page_renders_its_charts(page, server, path):
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
     wait_idle(page)
     assert_healthy(page)
-    step = page.get_by_role("button", name=re.compile("^(step )?Step$", re.I))
+    step = page.get_by_role("button", name=player_name("Step"))
     if step.count():
         step.first.click()
         page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
@@ -70,10 +70,10 @@ def test_every_other_page_renders_its_charts(page, server, path):
 
 def test_presenter_mode_hides_the_controls(page, server):
     goto(page, server, "classical?presenter=1")
-    page.get_by_role("button", name=re.compile("^Step$")).first.wait_for(timeout=30_000)
+    player_button(page, "Step").wait_for(timeout=30_000)
     assert page.locator('[data-testid="stSidebar"]').is_hidden()
     assert page.locator('[class*="st-key-controls"]').first.is_hidden()
-    assert page.get_by_role("button", name=re.compile("^Step$")).first.is_visible()
+    assert player_button(page, "Step").is_visible()
     shot(page, "classical_presenter")
 
 
@@ -89,14 +89,15 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
     page.wait_for_function("() => document.body.innerText.includes('Click a patch to hide or show it')")
     wait_idle(page)
     before = re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1)
-    frame = page.frame_locator('iframe[title*="streamlit_image_coordinates"]').first
-    frame.locator("img").click(position={"x": 20, "y": 20})  # the top-left patch
+    grid = page.locator('[role="grid"][aria-label^="Patches to hide"]')  # ui/grid_editor.py
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 20, box["y"] + 20)  # the top-left patch
     page.wait_for_function(f"() => !document.body.innerText.includes('Hidden: {before} of 64')",
                            timeout=30_000)
     wait_idle(page)
     after = int(re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1))
     assert abs(after - int(before)) == 1
-    page.get_by_role("button", name=re.compile("^Run$")).first.click()
+    player_button(page, "Run").click()
     T = shipped_config().steps
     page.wait_for_function(f"() => /step {T} of {T}/.test(document.body.innerText)")
     wait_idle(page)
@@ -108,7 +109,7 @@ def play_to_the_end(pg, server: str, path: str, T: int, timeout: int = 90_000) -
     """Open a page, press Play and wait until the counter reads T of T; the page's text."""
     goto(pg, server, path)
     pg.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
-    pg.get_by_role("button", name=re.compile("^Play$")).first.click()
+    player_button(pg, "Play").click()
     pg.wait_for_function(f"() => /step {T} of {T}/.test(document.body.innerText)", timeout=timeout)
     wait_idle(pg)
     return pg.inner_text("body")
@@ -117,7 +118,7 @@ def play_to_the_end(pg, server: str, path: str, T: int, timeout: int = 90_000) -
 def test_energy_transformer_plays_to_the_last_step_with_frame_counter_and_law_together(page, server):
     body = play_to_the_end(page, server, "energy_transformer?steps=24", 24)
     assert "After step 24" in body and "On the tokens of step 24" in body  # all moved together
-    assert page.get_by_role("button", name=re.compile("^Play$")).count() == 1  # stopped by itself
+    assert page.get_by_role("button", name=player_name("Play")).count() == 1  # stopped by itself
     assert_healthy(page)
     shot(page, "energy_transformer_played")
 
@@ -160,15 +161,15 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
 def test_learning_plays_pauses_runs_and_takes_clicked_points(page, server):
     goto(page, server, "learning?data=moons")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
-    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    player_button(page, "Play").click()
     step = "() => { const m = document.body.innerText.match(/step (\\d+) of 60/); return m && +m[1] >= 5; }"
     page.wait_for_function(step, timeout=60_000)  # Play advances on its own
-    page.get_by_role("button", name=re.compile("^Pause$")).first.click()
+    player_button(page, "Pause").click()
     wait_idle(page)
     held = re.search(r"step (\d+) of 60", page.inner_text("body")).group(1)
     page.wait_for_timeout(1500)
     assert re.search(r"step (\d+) of 60", page.inner_text("body")).group(1) == held  # paused
-    page.get_by_role("button", name=re.compile("^Run$")).first.click()
+    player_button(page, "Run").click()
     page.wait_for_function("() => /step 60 of 60/.test(document.body.innerText)", timeout=60_000)
     wait_idle(page)
     assert "after 300 Adam steps" in page.inner_text("body")

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 import pytest
-from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, wait_idle
+from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, player_button, wait_idle
 
 FRAMES = 12         # painted frames sampled during Play, at least
 ADVANCE = 3         # ... over which the player moves on by at least this many steps
@@ -92,7 +92,7 @@ def test_play_shows_every_chart_in_every_frame(page, server, address, at_least):
     assert len(boxes) >= at_least, boxes
     rest = inks(page.screenshot(), boxes, width)  # every chart drawn, nothing playing
     assert min(rest) > MIN_INK, rest
-    page.get_by_role("button", name=re.compile("^Play$")).first.click()
+    player_button(page, "Play").click()
     # Play's first steps settle the layout (the slider becomes a progress bar, deltas appear)
     page.wait_for_function("() => { const m = document.body.innerText.match(/step (\\d+) of/);"
                            " return m && +m[1] >= 2; }", timeout=60_000)

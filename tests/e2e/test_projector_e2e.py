@@ -135,6 +135,8 @@ MAIN_HEIGHT_JS = """() => {
   return m ? m.scrollHeight : document.documentElement.scrollHeight;
 }"""
 
+IMAGES_TOP_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stImage"] img')]
+  .map(i => i.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0).map(r => r.top)"""
 DRAWN_CHART_JS = f"""() => ({CHARTS_JS})().some(c => c.visible && c.svg_width > 0
     && (c.traces + c.images + c.canvases) > 0)"""
 
@@ -170,9 +172,9 @@ def _load_and_measure(browser, server: str, path: str, w: int, h: int, mode: str
             result["exception"] = str(e)[:2000]
         charts = pg.evaluate(CHARTS_JS)
         result["charts"] = charts
-        visible = [c for c in charts if c["visible"]]
-        if visible:
-            result["first_chart_top"] = round(visible[0]["top"], 1)
+        visible = [c["top"] for c in charts if c["visible"]] + pg.evaluate(IMAGES_TOP_JS)
+        if visible:  # a live figure is a chart or a picture (the ET's are pictures)
+            result["first_chart_top"] = round(min(visible), 1)
         result["offenders"] = pg.evaluate(OFFENDERS_JS)
         result["scrolled_formulas"] = pg.evaluate(SCROLLED_FORMULAS_JS)
         result["metric_fonts"] = pg.evaluate(METRIC_FONTS_JS)

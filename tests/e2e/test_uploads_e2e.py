@@ -31,11 +31,11 @@ def test_an_svg_is_explained_on_each_uploader(page, server, tmp_path):
     sidebar = '[data-testid="stSidebar"]'
     said = page.locator(f'{sidebar} [data-testid="stFileUploaderDropzoneInstructions"]').first
     assert said.inner_text().endswith("PNG, JPG, GIF, WEBP, BMP"), said.inner_text()
-    before = page.locator(f"{sidebar} h3").first.inner_text()
+    before = page.locator(f"{sidebar} h2").first.inner_text()
     store_uploader(page).set_input_files(str(svg))
     _wait_for(page, SAID)
     assert "drawing.svg: " + SAID in _text(page, sidebar)
-    assert page.locator(f"{sidebar} h3").first.inner_text() == before  # the store kept what it had
+    assert page.locator(f"{sidebar} h2").first.inner_text() == before  # the store kept what it had
     assert_healthy(page)
     shot(page, "svg_in_the_sidebar")
     goto(page, server, "energy_transformer")

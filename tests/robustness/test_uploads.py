@@ -7,7 +7,7 @@ from tests.badfiles import BAD, bad_uploads, encode, photo
 
 
 def store_header(at) -> str:
-    return next(h.value for h in at.sidebar.subheader if h.value.startswith("Pattern store"))
+    return next(h.value for h in at.sidebar.header if h.value.startswith("Pattern store"))
 
 
 @pytest.fixture

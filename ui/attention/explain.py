@@ -10,7 +10,14 @@ from ..shared_settings import presenter
 
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede follows the heatmap
+    there, so it fits on the projector's first screen: lede())."""
     st.title("The attention limit")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("One modern Hopfield step is a Transformer's attention with β = 1/√d_k: the state "
                "is the query, the stored patterns are the keys and the values.")
 

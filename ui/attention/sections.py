@@ -12,7 +12,7 @@ import streamlit as st
 
 from hopfield_core import compare
 
-from .. import charts, compare_cache, patterns
+from .. import chart_numbers, charts, compare_cache, patterns
 from ..shared_settings import SIDEBAR
 from . import cache, explain
 from .settings import RUN_MAX_STEPS, RUN_TOL, SETTINGS
@@ -100,17 +100,18 @@ def setup(c: Controls, ps, q: np.ndarray, qkey: tuple) -> Setup:
 
 def weights_section(s: Setup) -> float:
     """1. The attention weights of every query; returns PyTorch's gap on the same tensors."""
-    st.subheader("1. Who attends to whom")
+    st.header("1. Who attends to whom")
     with st.spinner("Computing the attention, and asking PyTorch for the same..."):
         heatmap, torch_gap = cache.attention(s)
     charts.plot(st, heatmap, key="at_heatmap", config=QUIET)
     st.caption(explain.heatmap_caption(s.ps.N, s.heads, s.d_k))
+    chart_numbers.show(st, heatmap, "at_heatmap_numbers")
     return torch_gap
 
 
 def check_section(s: Setup, torch_gap: float) -> None:
     """2. Attention with identity projections against one Hopfield step, and PyTorch's gap."""
-    st.subheader("2. One Hopfield step is attention")
+    st.header("2. One Hopfield step is attention")
     st.markdown(explain.check_intro(s.beta_id, s.custom, s.ps.d))
     # a plausible mistake to compare with: the Transformer's scale forgotten (beta = 1), or,
     # with beta set by hand, the Transformer's 1/sqrt(d) instead of it
@@ -137,13 +138,14 @@ def check_section(s: Setup, torch_gap: float) -> None:
 
 def iterate_section(s: Setup) -> None:
     """3. Attention applied T times from the query, against ModernHopfield.run."""
-    st.subheader("3. Iterate it and watch it converge")
+    st.header("3. Iterate it and watch it converge")
     st.markdown(explain.iterate_intro(s.beta_id, s.T))
     it = cache.iteration(s)
     charts.plot(st, it["strip"], key="at_strip", config=QUIET)
     c1, c2 = st.columns(2)
     charts.plot(c1, it["changes"], key="at_changes", config=QUIET)
     charts.plot(c2, it["energy"], key="at_energy", config=QUIET)
+    chart_numbers.show(st, [it["changes"], it["energy"]], "at_iterate_numbers")
     m = st.columns(3)
     m[0].metric("Last change max |ξ(T) − ξ(T−1)|", f"{it['last_change']:.2e}")
     m[1].metric("max |ξ(T) − fixed point of ModernHopfield.run|", f"{it['dist']:.2e}",

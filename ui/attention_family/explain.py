@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import layout
+from ..shared_settings import presenter
 
 FAMILY = (
     "**Attention weights are an exponential family.** Over the N keys put "
@@ -23,8 +24,9 @@ FAMILY_FORMULAS = [
     r"p = \mathrm{softmax}(\beta K q)",
     r"A(q) = \frac{1}{\beta}\log\sum_j e^{\beta k_j^\top q}",
     r"\nabla A(q) = \sum_j p_j\, k_j = K^\top p",
-    r"\nabla^2 A(q) = \beta\Big(\sum_j p_j k_j k_j^\top - K^\top p\, p^\top K\Big)"
-    r" = \beta\,\mathrm{Cov}_p[k]",
+    # on two lines: a phone's width
+    r"\begin{aligned} \nabla^2 A(q) &= \beta\Big(\sum_j p_j k_j k_j^\top"
+    r" - K^\top p\, p^\top K\Big) \\ &= \beta\,\mathrm{Cov}_p[k] \end{aligned}",
 ]
 CLOUD = (
     "**Expansion.** Let every token attend to the whole cloud with no projections (queries, "
@@ -74,7 +76,14 @@ DESCENT_FORMULAS = [
 
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede follows the charts
+    there, so they fit on the projector's first screen: lede())."""
     st.title("Attention as an exponential family")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("Attention is the gradient of a log-normalizer: it spreads tokens apart, layer "
                "norm pulls them back, and with fixed memories as both keys and values (no "
                "projections) every layer is a step down one energy.")

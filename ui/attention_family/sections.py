@@ -8,8 +8,9 @@ from hopfield_core import expfamily as ef
 from hopfield_core import reference
 from hopfield_core.analysis import energy_rises
 
-from .. import budget, charts, figures, memory_gate, patterns, query, store, widgets
+from .. import budget, chart_numbers, charts, figures, memory_gate, patterns, query, store, widgets
 from ..live_charts import live  # Play updates the charts in place, never blank
+from ..shared_settings import presenter
 from . import cache
 from . import figures as figs
 from .settings import CLOUDS, SETTINGS
@@ -17,6 +18,9 @@ from .settings import CLOUDS, SETTINGS
 PAGE = "attention_family"
 CHART = {"displayModeBar": False}
 HESSIAN_MAX_D = 256  # autograd's Hessian takes d backward passes
+# presenter mode: the weights' and the eigenvalues' height (ui.charts makes it 1.2 x taller), so
+# that under the title and the section switcher they fit on a 1024 x 768 projector's first screen
+PRESENTER_BARS_PX = 250
 
 
 def _columns(keys):
@@ -49,7 +53,11 @@ def family_section() -> None:
                              - ef.log_normalizer_hessian(K, q, beta)))
                if ps.d <= HESSIAN_MAX_D else None)
         lam = ef.hessian_spectrum(K, q, beta)
-    m1, m2, m3 = st.columns(3)
+    # the numbers above the charts; in presenter mode below them, so that the charts have the
+    # projector's first screen
+    first, second = st.container(), st.container()
+    numbers, charts_at = (second, first) if presenter() else (first, second)
+    m1, m2, m3 = numbers.columns(3)
     m1.metric("Log-normalizer A(q) = lse(βKq)/β", f"{A:.6g}")
     m2.metric("Largest |∇A(q) by autograd − Kᵀp|", f"{grad_gap:.1e}")
     if gap is not None:
@@ -58,14 +66,17 @@ def family_section() -> None:
         m3.metric("Hessian by autograd", "not at this size",
                   help=f"It takes d = {ps.d} backward passes: choose a size of 16 or less in "
                        "the sidebar to see it checked.")
-    left, right = st.columns(2, gap="large")
-    charts.plot(left, figures.weight_bars(p, list(ps.names), "Weights p = softmax(βKq)"),
-                key="ef_weights", config=CHART)
-    charts.plot(right, figs.eigen_bars(lam), key="ef_eigen", config=CHART)
+    left, right = charts_at.columns(2, gap="large")
+    bars_px = PRESENTER_BARS_PX if presenter() else 300
+    shown = [figures.weight_bars(p, list(ps.names), "Weights p = softmax(βKq)", bars_px),
+             figs.eigen_bars(lam, bars_px)]
+    charts.plot(left, shown[0], key="ef_weights", config=CHART)
+    charts.plot(right, shown[1], key="ef_eigen", config=CHART)
     right.caption(f"The Hessian β Cov_p[k] is d × d = {ps.d} × {ps.d} but has rank at most "
                   f"N − 1 = {ps.N - 1}: these are its {ps.N} largest eigenvalues (computed "
                   f"from an N × N matrix); all the others are 0. The smallest, {lam[-1]:.1e}, is zero up to "
                   "rounding error: a covariance has no negative eigenvalues, so A is convex.")
+    chart_numbers.show(st, shown, "ef_family_numbers")
 
 
 # ------------------------------------------------------------------ 2. expansion and contraction
@@ -103,6 +114,10 @@ def cloud_section() -> None:
         widgets.stop_if_done(PAGE, t, int(layers))
 
     widgets.animated(PAGE, body)
+    chart_numbers.show_columns(st, {
+        "layer": np.arange(len(s_plain)), "spread, without layer norm": s_plain,
+        "spread, with layer norm": s_normed, **{f"σ₁, {k}": v for k, v in sv.items()}},
+        "ef_cloud_numbers", "Every layer: the spread and σ₁ curves")
     st.caption(f"{CLOUDS[name].capitalize()}, {n} tokens in {dim}-D, β = {beta:g}: over "
                f"{layers} layers the spread goes from {s_plain[0]:.4g} to {s_plain[-1]:.4g} "
                f"without layer norm and to {s_normed[-1]:.4g} with it.")
@@ -125,7 +140,9 @@ def descent_section() -> None:
         beta, scale, wseed, layers, seed = _columns(["dbeta", "scale", "wseed", "layers",
                                                      "seed"])
     tied, untied = cache.descent(int(seed), int(wseed), float(scale), float(beta), int(layers))
-    charts.plot(st, figs.energy_curves(tied, untied), key="ef_energy", config=CHART)
+    fig = figs.energy_curves(tied, untied)
+    charts.plot(st, fig, key="ef_energy", config=CHART)
+    chart_numbers.show(st, fig, "ef_energy_numbers")
     rises = energy_rises(untied)
     m1, m2 = st.columns(2)
     m1.metric("Largest rise from one layer to the next, tied", rise_text(tied))

@@ -7,6 +7,7 @@ import streamlit as st
 from hopfield_core.capacity.curves import MAX_STEPS, SUCCESS_OVERLAP
 
 from .. import layout
+from ..shared_settings import presenter
 
 RUN = (
     "**One trial.** Store N fresh random ±1 patterns, start the network at pattern 1 (with "
@@ -58,9 +59,10 @@ CURVES = RUN + "\n\n" + (
     "lab is a single stored pattern at small $\\beta$: its sphere's radius "
     "$1/(\\beta \\sqrt{d})$ reaches 2 when $\\beta \\sqrt{d} \\le 1/2$ (at d = 16 and "
     "$\\beta = 0.05$ it is 5, wide enough for 6 flipped bits).")
-CURVE_FORMULAS = [
-    r"h_i = x^1_i + \frac{1}{d}\sum_{\mu \ne 1}\sum_{j \ne i} x^\mu_i x^\mu_j x^1_j"
-    r"\;\Rightarrow\; P(\text{flip}) \approx \Phi\!\left(-\sqrt{d/N}\right)",
+CURVE_FORMULAS = [  # the first on two lines: a phone's width
+    r"\begin{aligned} h_i &= x^1_i + \frac{1}{d}\sum_{\mu \ne 1}\sum_{j \ne i}"
+    r" x^\mu_i x^\mu_j x^1_j \\ &\;\Rightarrow\; P(\text{flip}) \approx"
+    r" \Phi\!\left(-\sqrt{d/N}\right) \end{aligned}",
     r"N_{\max} \approx 0.138\, d",
     r"N_{\max}^{(n)} \approx \frac{d^{\,n-1}}{2\,(2n-3)!!\,\ln d}",
     r"N_{\max}^{\exp} = 2^{d/2}\ (\text{flip } 0)",
@@ -92,7 +94,14 @@ PHASE_FORMULAS = [
 
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede follows the charts
+    there, so they fit on the projector's first screen: lede())."""
     st.title("Capacity lab")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("Store N random patterns in d neurons, many times over, and count how often a "
                "pattern comes back: capacity measured, not quoted.")
 
@@ -130,5 +139,5 @@ def prompts() -> str:
 
 
 def try_this() -> None:
-    st.subheader("Try this")
+    st.header("Try this")
     st.markdown(prompts())

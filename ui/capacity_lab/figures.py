@@ -6,6 +6,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from hopfield_core.capacity.curves import SUCCESS_OVERLAP
 from hopfield_core.capacity.theory import textbook_capacity
 
 from ..figures import GREY, RED, figure, note, vline
@@ -22,7 +23,7 @@ def theory_n(variant: str, d: int, flip: float, degree: int, beta: float = 1.0) 
 
 
 def curves_figure(results: list, names: dict, d: int, flip: float, degree: int,
-                  log_x: bool, what: str = "success") -> go.Figure:
+                  log_x: bool, what: str = "success", height: int = 360) -> go.Figure:
     """`what` ("success" or "mean_overlap") against N (log axis) or N/d, one line per variant;
     the textbook capacity of each as a dashed vertical line; for the modern network, the
     fraction Ramsauer's separation condition guarantees (dotted)."""
@@ -41,11 +42,14 @@ def curves_figure(results: list, names: dict, d: int, flip: float, degree: int,
             traces.append(go.Scatter(x=[xt, xt], y=[0, 1], mode="lines", showlegend=False,
                                      name=f"{names[c.variant]}: textbook capacity",
                                      line=dict(color=colour, dash="dash", width=1.5)))
-    title = "Recalled (final overlap ≥ 0.97)" if what == "success" else "Mean final overlap"
+    # one line at the narrowest width (chart_style.wrap_title): a second line, 1.5 x larger
+    # in presenter mode, crowds the plot on a projector
+    title = (f"Recalled (overlap ≥ {SUCCESS_OVERLAP:g})" if what == "success" else
+             "Mean final overlap")
     x_axis = (dict(title="patterns N (log)", type="log") if log_x else dict(title="load N/d"))
     y_axis = dict(title="fraction of trials" if what == "success" else "overlap",
                   range=[-0.03, 1.03] if what == "success" else None)
-    return figure(traces, title, 360, x_axis, y_axis, legend=dict(orientation="h", y=-0.25, x=0), hovermode="x unified")
+    return figure(traces, title, height, x_axis, y_axis, legend=dict(orientation="h", y=-0.25, x=0), hovermode="x unified")
 
 
 def basin_figure(bm, name: str) -> go.Figure:

@@ -8,11 +8,16 @@ import streamlit as st
 
 from hopfield_core.capacity import CLASSICAL_ALPHA, curves
 
+from .. import chart_numbers
+from ..shared_settings import presenter
 from .. import run_queue_view as queue_view
 from . import cache, cost, export, figures, live
 from .settings import SETTINGS, VARIANT_FLAGS, VARIANT_NAMES
 
 PAGE = "capacity"
+# presenter mode: the curves' height (ui.charts makes it 1.2 x taller), so that under the title
+# and the section switcher they fit on a 1024 x 768 projector's first screen
+PRESENTER_CURVES_PX = 270
 
 
 def _columns(keys, where=None):
@@ -94,6 +99,7 @@ def curves_section(c: dict) -> None:
     if not _ready(run_key, seconds, "curve", refusal):
         return
     charts_at = [col.empty() for col in st.columns(2)]
+    curves_px = PRESENTER_CURVES_PX if presenter() else 360
     measured = {v: [None] * len(ns) for v in c["variants"]}
 
     def draw(final):
@@ -101,11 +107,13 @@ def curves_section(c: dict) -> None:
                                             dict(cache.params_of(v, c["degree"], c["beta"])),
                                             [p for p in pts if p is not None])
                    for v, pts in measured.items() if any(p is not None for p in pts)]
+        figs = []
         for where, what in zip(charts_at, ("success", "mean_overlap")):
-            fig = figures.curves_figure(results, VARIANT_NAMES, c["d"], c["flip"], c["degree"],
-                                        log, what)
-            live.plot(where, fig, f"cap_{what}", final, f"capacity_{what}")
+            figs.append(figures.curves_figure(results, VARIANT_NAMES, c["d"], c["flip"],
+                                              c["degree"], log, what, curves_px))
+            live.plot(where, figs[-1], f"cap_{what}", final, f"capacity_{what}")
         if final is True:
+            chart_numbers.show(st, figs, "cap_curves_numbers")
             st.download_button("Download the curves (CSV)", export.curves_csv(results),
                                "capacity_curves.csv", "text/csv", key="cap_csv")
             st.caption(export.PNG_NOTE)
@@ -157,9 +165,10 @@ def basins_section(c: dict) -> None:
 
     def draw(final):
         bm = curves.BasinMap(v, c["d"], c["trials"], dict(params), ns, FLIPS, grid, overlap)
-        live.plot(chart_at, figures.basin_figure(bm, VARIANT_NAMES[v]), "cap_basins", final,
-                  "capacity_basins")
+        fig = figures.basin_figure(bm, VARIANT_NAMES[v])
+        live.plot(chart_at, fig, "cap_basins", final, "capacity_basins")
         if final is True:
+            chart_numbers.show(st, fig, "cap_basins_numbers")
             st.download_button("Download the basin map (CSV)", export.basins_csv(bm),
                                "capacity_basins.csv", "text/csv", key="cap_basins_csv")
             st.caption(export.PNG_NOTE)
@@ -213,8 +222,9 @@ def phase_section() -> None:
     if pd is None:
         return
     boundary = cache.theory_boundary(float(load))
-    live.plot(st, figures.phase_figure(pd, boundary, CLASSICAL_ALPHA), "cap_phase", True,
-              "capacity_phase")
+    fig = figures.phase_figure(pd, boundary, CLASSICAL_ALPHA)
+    live.plot(st, fig, "cap_phase", True, "capacity_phase")
+    chart_numbers.show(st, fig, "cap_phase_numbers")
     st.download_button("Download the phase diagram (CSV)", export.phase_csv(pd),
                        "capacity_phase.csv", "text/csv", key="cap_phase_csv")
     st.caption(export.PNG_NOTE)

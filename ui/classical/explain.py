@@ -43,8 +43,11 @@ RULES = {
 
 
 def intro(mode: str, temperature: float, rule: str) -> None:
+    """The title and the caption; in presenter mode the title only (the caption opens
+    explain(), below the live view, so the player and the figures fit the first screen)."""
     st.title("The classical Hopfield network (1982)")
-    st.caption(caption(mode, temperature, rule))  # the settings in use, hidden or not
+    if not presenter():
+        st.caption(caption(mode, temperature, rule))  # the settings in use, hidden or not
 
 
 def caption(mode: str, temperature: float, rule: str) -> str:
@@ -64,8 +67,11 @@ def caption(mode: str, temperature: float, rule: str) -> str:
     return f"{weights}: {what}. Corrupt a stored pattern and step it back."
 
 
-def explain(rule: str) -> None:
-    """How the network works, with the weights of the learning rule in use (RULES)."""
+def explain(mode: str, temperature: float, rule: str) -> None:
+    """How the network works, with the weights of the learning rule in use (RULES); in
+    presenter mode after the caption that intro() left out."""
+    if presenter():
+        st.caption(caption(mode, temperature, rule))
     text, eq = layout.explain("classical")
     text.markdown(
         "Each of the $d$ neurons is on ($+1$) or off ($-1$). " + RULES[rule].sentence + " "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .. import charts, dynamics_view, figures, runs
+from .. import chart_numbers, charts, dynamics_view, figures, runs
 from ..shared_settings import SIDEBAR
 from .settings import SETTINGS, W_SHOWN
 
@@ -43,6 +43,8 @@ def weights_section(ps, rule: str) -> None:
     model = runs.model_for("classical", (("learning_rule", rule),), ps.fingerprint, ps.X)
     n = min(ps.d, W_SHOWN)
     title = f"W ({ps.d} x {ps.d}, {rule})" if n == ps.d else f"W, first {n} of {ps.d} neurons ({rule})"
-    charts.plot(st, figures.matrix_heatmap(model.weights_block(n), title), key="cl_weights")
+    fig = figures.matrix_heatmap(model.weights_block(n), title)
+    charts.plot(st, fig, key="cl_weights")
+    chart_numbers.show(st, fig, "cl_weights_numbers")
     st.caption("Red: neurons that tend to agree; blue: neurons that tend to disagree. "
                "The diagonal is zero: no neuron votes for itself.")

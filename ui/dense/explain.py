@@ -15,12 +15,21 @@ ALPHA = f"{capacity.CLASSICAL_ALPHA:g}"  # the classical capacity per neuron, as
 
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede opens explain(),
+    below the live view, so the player and the figures fit the first screen)."""
     st.title("Dense associative memory (Krotov & Hopfield 2016)")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("A sharper interaction than the classical square: far more patterns stored in "
                "the same neurons. Load the demo, then compare the degree n = 2 with n = 3.")
 
 
 def explain() -> None:
+    if presenter():
+        lede()
     text, eq = layout.explain("dense")
     text.markdown(
         "The classical network scores a state by the **squared** overlaps $x_\\mu\\cdot\\xi$ "
@@ -66,10 +75,13 @@ def explain() -> None:
             "increasing function of $E$ instead: it falls exactly when $E$ falls, so "
             "every update and every verdict is the same."
         )
-        st.latex(r"\text{polynomial: } \frac{E}{d^{\,n}} = -\sum_\mu "
-                 r"\Big(\frac{x_\mu\cdot\xi}{d}\Big)^{n} \in [-N, N]")
-        st.latex(r"\text{exponential: } \tilde E = -\frac1\beta \log \sum_\mu "
-                 r"e^{\beta (x_\mu\cdot\xi - d)} = -\frac1\beta \log(-E)")
+        # each name on a line of its own, the long right side on another: nothing is cut on a
+        # 390 px phone (tests/e2e/test_devices_e2e.py: formulas)
+        st.latex(r"\begin{aligned} &\text{polynomial:} \\ \frac{E}{d^{\,n}} &= -\sum_\mu "
+                 r"\Big(\frac{x_\mu\cdot\xi}{d}\Big)^{n} \in [-N, N] \end{aligned}")
+        st.latex(r"\begin{aligned} &\text{exponential:} \\ \tilde E &= -\frac1\beta \log "
+                 r"\sum_\mu e^{\beta (x_\mu\cdot\xi - d)} \\ &= -\frac1\beta \log(-E) "
+                 r"\end{aligned}")
 
 
 def try_this() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from hopfield_core import capacity
+from hopfield_core import analysis, capacity
 
-from .. import budget, charts, dynamics_view, pictures, runs
+from .. import budget, chart_numbers, charts, describe, dynamics_view, pictures, runs
 from . import cache as dense_cache
 from .explain import ALPHA
 from .settings import MAX_DEGREE, SETTINGS
@@ -35,7 +35,8 @@ def controls() -> dict:
         S.show("beta", c3, disabled=poly)
         st.caption("n = 2 **is** the classical network; each step up from n multiplies the "
                    "capacity by about d / (2n - 1)." if poly else "The degree plays no part in the exponential.")
-        c5, c6, c7 = st.columns([2, 2, 5])
+        # on a phone the update mode beside the step limit (ui/responsive_css.py: _pair_first)
+        c5, c6, c7 = st.container(key="dense_update_pair_first").columns([2, 2, 5])
         S.show("mode", c5, horizontal=True)
         S.show("steps", c6)
         c7.caption("Async: a sweep visits every neuron once in a random order (the query's "
@@ -51,7 +52,7 @@ def model_label(interaction: str, degree: int, beta: float, rectified: bool) -> 
 
 
 def comparison(ps, q, dense_traj, cfg, mode, steps, seed) -> None:
-    st.subheader("The same query, classical vs dense")
+    st.header("The same query, classical vs dense")
     cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
     cl_cfg = {"learning_rule": "hebbian"}
     cl_traj = runs.run("classical", cl_cfg, ps, q, share=0.5, **cl_kwargs)
@@ -68,7 +69,10 @@ def comparison(ps, q, dense_traj, cfg, mode, steps, seed) -> None:
               (c3, f"Dense memory ({label})", dense_traj.final, dn_verdict, dense_traj)]
     for col, title, x, verdict, traj in panels:
         col.markdown(f"**{title}**")
-        col.image(pictures.picture_png(x, ps.shape, width=220), width=220, output_format="PNG")
+        alt = describe.picture_alt("The query" if traj is None else f"Final state, {title}",
+                                   analysis.overlaps(x, ps.X), ps.names, True, ps.shape)
+        col.image(pictures.picture_png(x, ps.shape, width=220), width=220, output_format="PNG",
+                  alt=alt)
         if verdict is None:
             col.caption(f"{ps.d} neurons; the same query goes into both networks, with the same "
                         f"update mode ({mode}), step limit and random order.")
@@ -131,20 +135,22 @@ def capacity_context(ps, cfg, label) -> None:
                   ("exponential, beta = 1", (("beta", 1.0), ("interaction", "exponential"))))
     g1, g2 = st.columns(2)
     cost = len(configs) * ps.N * budget.step_seconds("dense", "sync", d, ps.N)
+    figs = []
     if budget.fits(cost):
-        charts.plot(g1, dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
-                                                  current, ps.X),
-                        key="dn_stable", config={"displayModeBar": False})
+        figs.append(dense_cache.stable_figure(ps.fingerprint, tuple(configs), tuple(labels),
+                                              current, ps.X))
+        charts.plot(g1, figs[-1], key="dn_stable", config={"displayModeBar": False})
     else:
         g1.info(f"The count of stable patterns at every degree is left out at d = {d} with "
                 f"{ps.N} patterns: it would hold the class's shared server for about "
                 f"{cost:.0f} s. A smaller image size in the sidebar brings it back.")
-    charts.plot(g2, dense_cache.shape_figure(d, references, tuple(sorted(cfg.items())), label),
-                    key="dn_shape", config={"displayModeBar": False})
+    figs.append(dense_cache.shape_figure(d, references, tuple(sorted(cfg.items())), label))
+    charts.plot(g2, figs[-1], key="dn_shape", config={"displayModeBar": False})
     g1.caption("Each stored pattern used as the query, uncorrupted: is it left unchanged? A "
                "pattern that is not a fixed point is lost even without noise. Store all 26 "
                "letters at 16 px to see the classical network keep none of them.")
     g2.caption("A random unrelated pattern overlaps the state by about sqrt(d). The sharper F, "
                "the less such crosstalk counts against the one pattern that nearly matches.")
+    chart_numbers.show(st, figs, "dn_capacity_numbers")
 
 

@@ -6,19 +6,21 @@ from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
-from streamlit_image_coordinates import streamlit_image_coordinates
 
 from hopfield_core import images
-from hopfield_core.et.masks import random_mask, rectangle_mask, show_masked, toggle
+from hopfield_core.et.masks import random_mask, rectangle_mask, show_masked
 from hopfield_core.presets import preset_image
 
-from .. import store
+from .. import pictures, store
+from ..grid_editor import cell_grid, new_edits
 from ..text import quoted
 from ..widgets import UPLOAD_TYPES
 from . import cache
 from .settings import GRID, PATCH, SETTINGS, SIZE, mask_text
 
-CLICK_WIDTH = 320
+CLICK_WIDTH = 320  # px: the picture of the patches to click
+MASK_GRID = "et_mask_grid"  # the grid over the picture (ui/grid_editor.py)
+MASK_WORDS = ("hidden", "partly hidden", "shown")  # a patch for a screen reader (never grey)
 
 
 def pick_image() -> tuple[np.ndarray | None, str]:
@@ -65,6 +67,17 @@ def _hide_random() -> None:
     _set_clicked(random_mask(GRID, 0.5, int(np.random.default_rng().integers(1e6))))
 
 
+def apply_mask_edits() -> None:
+    """Hide or show the patches clicked (or toggled from the keyboard) on the grid since the
+    last run, in order, before the picture is drawn."""
+    edits = new_edits(MASK_GRID, GRID)
+    if edits:
+        mask = _clicked()
+        for r, c, _, _ in edits:
+            mask[r, c] = not mask[r, c]
+        _set_clicked(mask)
+
+
 def pick_mask(image: np.ndarray) -> np.ndarray:
     how = SETTINGS.show("mask", horizontal=True)
     if how == "random":
@@ -76,15 +89,14 @@ def pick_mask(image: np.ndarray) -> np.ndarray:
         c1, c2 = st.columns(2)
         rows, cols = SETTINGS.show("rows", c1), SETTINGS.show("cols", c2)
         return rectangle_mask(GRID, rows[0], cols[0], rows[1] - rows[0], cols[1] - cols[0])
+    apply_mask_edits()
     mask = _clicked()
-    st.caption("Click a patch to hide or show it.")
-    shown = images.to_pil(show_masked(image, mask, PATCH)).resize((CLICK_WIDTH, CLICK_WIDTH), 0)
-    click = streamlit_image_coordinates(shown, key="et_click", width=CLICK_WIDTH, cursor="pointer")
-    if click and click != st.session_state.get("et_last_click"):
-        st.session_state.et_last_click = click
-        _set_clicked(toggle(mask, click["x"], click["y"], click.get("width", CLICK_WIDTH),
-                            click.get("height", CLICK_WIDTH)))
-        st.rerun()
+    st.caption("Click a patch to hide or show it. Keyboard: Tab to the picture, the arrow keys "
+               "move the cursor, Space or Enter hides or shows its patch.")
+    cell_grid(MASK_GRID, (~mask).astype(float), "flip",
+              f"Patches to hide, {GRID} by {GRID}: {int(mask.sum())} hidden",
+              picture=pictures.image_png(show_masked(image, mask, PATCH), CLICK_WIDTH),
+              words=MASK_WORDS, cell_px=CLICK_WIDTH // GRID)
     c1, c2 = st.columns(2)
     c1.button("Hide none", key="et_clear_mask", on_click=_hide_none)
     c2.button("Hide half at random", key="et_random_mask", on_click=_hide_random)

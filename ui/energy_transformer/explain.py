@@ -12,7 +12,14 @@ from ..shared_settings import presenter
 from .settings import MAX_STEPS, PATCH, SIZE
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede follows the pictures
+    there, so the player and the pictures fit on the projector's first screen: lede())."""
     st.title("The Energy Transformer")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("A Transformer block run as an energy descent fills in the hidden patches of a "
                f"{SIZE} x {SIZE} photo, step by step, while its energy falls.")
 
@@ -69,17 +76,20 @@ def settling(cfg: ETConfig) -> bool:
 
 
 def step_latex(cfg: ETConfig) -> str:
+    """The update, one statement a line (a phone's width holds each line)."""
     if settling(cfg):
-        return (r"x_B \leftarrow x_B - \alpha\, s_B,\ \ s_B = P_B\, \frac{\partial E}{\partial g_B}"
-                r"\ \ (B \text{ hidden}),\ \ P_B = I - \tfrac{1}{D}\mathbf{1}\mathbf{1}^\top "
-                r"- \hat u_B \hat u_B^\top")
+        return (r"\begin{aligned} x_B &\leftarrow x_B - \alpha\, s_B \quad (B \text{ hidden}) \\ "
+                r"s_B &= P_B\, \frac{\partial E}{\partial g_B} \\ "
+                r"P_B &= I - \tfrac{1}{D}\mathbf{1}\mathbf{1}^\top - \hat u_B \hat u_B^\top \end{aligned}")
     return r"x \leftarrow x - \alpha\, \frac{\partial (E_{\mathrm{ATT}} + E_{\mathrm{HN}})}{\partial g}"
 
 
 def attention_latex(cfg: ETConfig) -> str:
+    """The attention energy; the exponent's score on a line of its own (a phone's width)."""
     keys, queries = ((r"(g_B + p_B)", r"(g_C + p_C)") if cfg.energy_positions else ("g_B", "g_C"))
-    return (r"E_{\mathrm{ATT}} = -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
-            rf"e^{{\beta\, (W_K^h {keys})^\top (W_Q^h {queries})}}")
+    return (r"\begin{aligned} E_{\mathrm{ATT}} &= -\frac1\beta \sum_h \sum_C \log \sum_{B \neq C} "
+            r"e^{\beta\, A^h_{BC}} \\ "
+            rf"A^h_{{BC}} &= (W_K^h {keys})^\top (W_Q^h {queries}) \end{{aligned}}")
 
 
 def where_hidden_start(cfg: ETConfig) -> str:
@@ -184,14 +194,16 @@ LAGRANGIAN = (r"L(x) = D\,\gamma \sqrt{\mathrm{var}(x) + \epsilon} + \delta^\top
 
 
 def law_latex(cfg: ETConfig) -> str:
+    """The chain rule for dE/dt, one equality a line (a phone's or a tablet's width)."""
     if settling(cfg):
-        return (r"\frac{dE}{dt} = \frac{\partial E}{\partial g}^{\!\top} \frac{\partial g}{\partial x}"
-                r"\frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, s = -\sum_{B\ \mathrm{hidden}}"
-                r"\frac{\gamma}{\sigma_B} \lVert s_B \rVert^2,\quad M = \frac{\partial^2 L}{\partial x^2}"
-                r" \succeq 0")
-    return (r"\frac{dE}{dt} = \frac{\partial E}{\partial g}^{\!\top} \frac{\partial g}{\partial x}"
-            r"\frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, \frac{\partial E}{\partial g},"
-            r"\quad M = \frac{\partial^2 L}{\partial x^2} \succeq 0")
+        return (r"\begin{aligned} \frac{dE}{dt} &= \frac{\partial E}{\partial g}^{\!\top} "
+                r"\frac{\partial g}{\partial x} \frac{dx}{dt} = -\frac{\partial E}{\partial g}^{\!\top} M\, s \\ "
+                r"&= -\sum_{B\ \mathrm{hidden}} \frac{\gamma}{\sigma_B} \lVert s_B \rVert^2, \\ "
+                r"M &= \frac{\partial^2 L}{\partial x^2} \succeq 0 \end{aligned}")
+    return (r"\begin{aligned} \frac{dE}{dt} &= \frac{\partial E}{\partial g}^{\!\top} "
+            r"\frac{\partial g}{\partial x} \frac{dx}{dt} \\ "
+            r"&= -\frac{\partial E}{\partial g}^{\!\top} M\, \frac{\partial E}{\partial g}, \\ "
+            r"M &= \frac{\partial^2 L}{\partial x^2} \succeq 0 \end{aligned}")
 
 
 def law_words(cfg: ETConfig) -> str:

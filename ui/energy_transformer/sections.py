@@ -13,9 +13,10 @@ from hopfield_core.analysis import energy_rises
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import mean_fill, masked_patch_mse, show_masked
 
-from .. import charts, figures, widgets
+from .. import widgets
 from ..shared_settings import presenter
-from ..live_charts import live
+from ..live_charts import live, live_image
+from ..pictures import image_png
 from . import cache, explain, figures as et_figures
 from .settings import GRID, PATCH
 
@@ -63,9 +64,17 @@ def frame(run: Run, model, c) -> None:
     """The player and everything it shows at the step it is on (the body that Play re-runs):
     the pictures, the errors, the curves, and why the energy falls (model: the loaded ET)."""
     out, mse, T = run.out, run.mse, len(run.out.energies) - 1
-    t = widgets.player(PAGE, T, run.key)
+    if presenter():  # the player beside the input and the result (ui/responsive_css.py: _stage)
+        player_place, *stage = st.container(key="et_stage").columns(3)
+    else:
+        player_place, stage = st.container(), None
+    with player_place:
+        t = widgets.player(PAGE, T, run.key)
     pictures(c.image, c.mask, out.frames[t], t, PATCH,
-             out.frames[0] if model.cfg.readout == "change" else None)
+             out.frames[0] if model.cfg.readout == "change" else None, stage)
+    if presenter():  # above the player on a screen of its own; below the pictures here
+        explain.lede()
+        hidden_note(c.mask, model.cfg)
     m = st.columns(4)
     m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}", delta=since_start(mse, t),
                 delta_color="inverse")
@@ -125,24 +134,54 @@ def change_picture(frame: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, in
     return np.clip(0.5 + gain * diff, 0, 1), gain
 
 
-def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None) -> None:
+PICTURE_PX = 896  # the pictures' PNG width: 28 px a pixel, crisp at a 1920 px projector's half
+
+
+def _picture(where, key: str, title: str, img: np.ndarray, alt: str, live: bool = False) -> None:
+    """One picture under its title, as wide as its column (a PNG, scaled by the browser: a
+    Plotly chart's height is fixed, a picture's follows the width). A picture that changes on
+    every frame of Play goes in the page's message (live_image), never blank."""
+    box = where.container(key=f"et_pic_{key}")
+    box.markdown(f"**{title}**")
+    png = image_png(img, PICTURE_PX)
+    if live:
+        live_image(box, png, alt=alt, width="stretch")
+    else:
+        box.image(png, width="stretch", output_format="PNG", alt=alt)
+
+
+def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None,
+             stage=None) -> None:
     """Original, masked input, the frame at step t, and either the mean fill or (given the
-    start frame, for a model that refines a starting picture) what the steps changed."""
-    c = st.columns(4)
-    charts.plot(c[0], figures.image(image, "Original", 260), key="et_original", config=NO_BAR)
-    charts.plot(c[1], figures.image(show_masked(image, mask, p), "Masked input", 260),
-                key="et_masked", config=NO_BAR)
-    live(c[2], figures.image(frame, f"After step {t}", 260), "et_frame", PAGE, config=NO_BAR)
+    start frame, for a model that refines a starting picture) what the steps changed.
+    Four in a row on a wide screen, two by two on a narrow one (ui/responsive_css.py); in
+    presenter mode (stage: the places of the input and the result, beside the player, and on
+    a wide screen under it, half the width each) the other two below them."""
+    hidden = int(mask.sum())
+    if stage:
+        masked, result = stage
+        original, fourth = st.columns(2)
+    else:
+        with st.container(key="et_pictures_pair_row"):
+            original, masked, result, fourth = st.columns(4)
+    _picture(original, "original", "Original", image, "The original photo, every patch shown.")
+    _picture(masked, "masked", "Masked input", show_masked(image, mask, p),
+             f"The input: the photo with {hidden} of {mask.size} patches hidden, drawn as grey "
+             "checks.")
+    _picture(result, "frame", f"After step {t}", frame,
+             f"The model's picture after step {t}: the hidden patches filled in.", live=True)
     if start is None:
-        charts.plot(c[3], figures.image(mean_fill(image, mask, p), "Mean fill", 260),
-                    key="et_meanfill", config=NO_BAR)
+        _picture(fourth, "meanfill", "Mean fill", mean_fill(image, mask, p),
+                 "The yardstick: every hidden patch filled with the mean colour of the visible "
+                 "ones.")
         return
     change, gain = change_picture(frame, start)
-    live(c[3], figures.image(change, f"Change x{gain}" if t else "Change", 260), "et_change", PAGE,
-         config=NO_BAR)
-    c[3].caption(f"The change since step 0: grey is none; any other colour is what the descent "
-                 f"has added to or taken from each channel, magnified {gain} times." if t else
-                 "Step 0: nothing has changed yet, so all is grey.")
+    _picture(fourth, "change", f"Change x{gain}" if t else "Change", change,
+             f"What the steps changed since step 0, magnified {gain} times: grey is no change."
+             if t else "Step 0: no change yet, all grey.", live=True)
+    fourth.caption(f"The change since step 0: grey is none; any other colour is what the descent "
+                   f"has added to or taken from each channel, magnified {gain} times." if t else
+                   "Step 0: nothing has changed yet, so all is grey.")
 
 
 def pair():
@@ -187,7 +226,7 @@ def why_it_falls(out, spectrum: dict, gamma: float, cfg, t: int) -> None:
     """dE/dt = -(dE/dg)^T M s on the live model (cfg: its configuration): the two parts, the
     rate, and M's eigenvalues on the tokens of the shown step."""
     alpha = cfg.alpha
-    st.subheader("Why the energy falls")
+    st.header("Why the energy falls")
     left, right = pair()
     live(left, et_figures.parts(out.energies_att, out.energies_hn, t), "et_parts", PAGE,
          config=NO_BAR)

@@ -25,7 +25,7 @@ def intro() -> None:
 
 
 def road() -> None:
-    st.subheader("The road from 1982 to the Transformer")
+    st.header("The road from 1982 to the Transformer")
     left, right = layout.explain("home", heading=None)
     with left:
         st.markdown(
@@ -57,13 +57,14 @@ def road() -> None:
     with right:
         st.latex(r"E_{1982}(\xi) = -\tfrac12\, \xi^\top W \xi, \quad W = \tfrac1d \sum_\mu x_\mu x_\mu^\top")
         st.latex(r"E_{\mathrm{dense}}(\xi) = -\sum_\mu F(x_\mu^\top \xi)")
-        st.latex(r"E_{\mathrm{modern}}(\xi) = -\tfrac1\beta \log \sum_\mu e^{\beta\, x_\mu^\top \xi}"
-                 r" + \tfrac12\, \xi^\top \xi + \mathrm{const}")
+        st.latex(r"\begin{aligned} E_{\mathrm{modern}}(\xi) = &-\tfrac1\beta \log \sum_\mu"
+                 r" e^{\beta\, x_\mu^\top \xi} \\ &+ \tfrac12\, \xi^\top \xi + \mathrm{const}"
+                 r" \end{aligned}")  # two lines: a phone's width
         st.latex(r"\xi^{\mathrm{new}} = X^\top \mathrm{softmax}(\beta X \xi)")
 
 
 def how_to_start() -> None:
-    st.subheader("How to start")
+    st.header("How to start")
     st.markdown(
         "1. Open a page and store a few patterns in its sidebar: letters, digits, shapes, "
         "photos, your own images, or one you draw.\n"

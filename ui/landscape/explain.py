@@ -8,14 +8,25 @@ import streamlit as st
 from .. import layout
 from ..shared_settings import presenter
 
-MODERN_ENERGY = (r"E(\xi) = -\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\top \xi}"
-                 r" + \tfrac12\,\xi^\top\xi + \frac1\beta\log N + \tfrac12 M^2")
+MODERN_ENERGY = (r"\begin{aligned} E(\xi) = &-\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\top \xi}"
+                 r" \\ &+ \tfrac12\,\xi^\top\xi + \frac1\beta\log N + \tfrac12 M^2 \end{aligned}")  # a phone's width
+
+
+LEDE = ("The surface the dynamics roll down: whole in a 2-D world, on a plane and a line "
+        "through image space, and state by state for a tiny binary network.")
 
 
 def intro() -> None:
     st.title("The energy landscape")
-    st.caption("The surface the dynamics roll down: whole in a 2-D world, on a plane and a line "
-               "through image space, and state by state for a tiny binary network.")
+    if not presenter():  # on a projector the lede waits under the figure (lede_below)
+        st.caption(LEDE)
+
+
+def lede_below() -> None:
+    """Presenter mode: the lede under the figure, so that a 768 px high projector screen
+    shows the figure first (issue 30)."""
+    if presenter():
+        st.caption(LEDE)
 
 
 def explain() -> None:
@@ -32,8 +43,8 @@ def explain() -> None:
     )
     with eq:
         st.latex(r"\begin{aligned} E(\xi) = &-\frac1\beta \log\sum_{\mu=1}^{N} e^{\beta\, x_\mu^\top \xi}"
-                 r" + \tfrac12\,\xi^\top\xi \\ &+ \frac1\beta\log N + \tfrac12 M^2,\quad"
-                 r" M = \max_\mu \lVert x_\mu \rVert \end{aligned}")
+                 r" \\ &+ \tfrac12\,\xi^\top\xi + \frac1\beta\log N + \tfrac12 M^2, \\"
+                 r" M = &\max_\mu \lVert x_\mu \rVert \end{aligned}")  # three lines: a phone's width
         st.latex(r"E(\xi_{t+1}) \le E(\xi_t)")
     with st.expander("Try this", expanded=not presenter()):
         st.markdown(

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..figures import BLUE, GREEN, GREY, RED, figure, note, vline
+from ..figures import BAR_UNDER, BAR_UNDER_MARGIN, BLUE, GREEN, GREY, RED, figure, note, vline
 
 ORANGE, PURPLE = "#bc4c00", "#8250df"
 KIND_STYLE = {  # class of a binary minimum -> (colour, marker symbol)
@@ -13,13 +13,18 @@ KIND_STYLE = {  # class of a binary minimum -> (colour, marker symbol)
 }
 TRAJ_COLOUR = "#ffffff"
 _KEEP = dict(marker=dict(opacity=1.0))  # selecting a point must not fade the other traces
+COMPACT_PX = 300  # a compact map's legend is laid out for this width: 500 px in presenter
+# mode, whose fonts are 1.5 times larger (ui.charts.for_projector)
 
 
-def _contour(us, vs, E, colourbar_title="E") -> go.Contour:
+def _contour(us, vs, E, colourbar_title="E", beside: bool = False) -> go.Contour:
+    """beside: the colour bar beside the plot (a compact map, presenter mode), else under it."""
+    bar = (dict(thickness=12, nticks=5, x=1, xpad=6, title=dict(text=colourbar_title)) if beside
+           else BAR_UNDER | dict(title=dict(text=colourbar_title, side="top")))
     return go.Contour(x=us, y=vs, z=E, colorscale="Viridis", ncontours=28,
                       contours=dict(coloring="heatmap", showlines=True),
                       line=dict(width=0.5, color="rgba(255,255,255,0.35)"),
-                      colorbar=dict(title=colourbar_title, thickness=14),
+                      colorbar=bar,
                       hovertemplate="(%{x:.3f}, %{y:.3f})<br>E = %{z:.5g}<extra></extra>")
 
 
@@ -63,19 +68,24 @@ def _patterns(coords: np.ndarray, names: list[str]) -> go.Scatter:
                       selected=_KEEP, unselected=_KEEP)
 
 
-def _square(us, vs, x_title: str, y_title: str) -> dict:
-    """Layout of a square contour map whose points can be clicked."""
+def _square(us, vs, x_title: str | None, y_title: str | None, compact: bool = False) -> dict:
+    """Layout of a square contour map whose points can be clicked. compact: no room kept
+    above the plot or under it for a colour bar (the bar stands beside it: _contour)."""
     return dict(xaxis=dict(range=[float(us[0]), float(us[-1])], constrain="domain", showgrid=False,
-                           title=x_title),
+                           title=x_title, constraintoward="right" if compact else "center"),
                 yaxis=dict(range=[float(vs[0]), float(vs[-1])], scaleanchor="x", scaleratio=1,
                            constrain="domain", showgrid=False, title=y_title),
-                clickmode="event+select", dragmode=False)
+                clickmode="event+select", dragmode=False,
+                margin=dict(l=10, r=10, t=6 if compact else 40, b=10 if compact else BAR_UNDER_MARGIN))
 
 
 def world(us, vs, E, patterns: np.ndarray, traj: np.ndarray, click_axis: np.ndarray,
-          title: str, height: int = 560) -> go.Figure:
+          title: str, height: int = 560, compact: bool = False) -> go.Figure:
     """The 2-D world: contour of E, the patterns (stars), the trajectory (numbered steps) and
-    a faint grid of square markers (click_axis x click_axis) to click on."""
+    a faint grid of square markers (click_axis x click_axis) to click on.
+    compact (presenter mode, on a short projector screen): no title and no axis titles (the
+    page shows the title beside the chart), the colour bar beside the plot: the plot keeps
+    most of the height."""
     click_x, click_y = (a.ravel() for a in np.meshgrid(click_axis, click_axis))
     grid = go.Scatter(x=click_x, y=click_y, mode="markers", name="click to move the query",
                       marker=dict(symbol="square", size=9, color="white", opacity=0.12),
@@ -84,8 +94,11 @@ def world(us, vs, E, patterns: np.ndarray, traj: np.ndarray, click_axis: np.ndar
                       hovertemplate="move the query to (%{x:.2f}, %{y:.2f})<extra></extra>",
                       showlegend=False)
     names = [f"x{i + 1}" for i in range(len(patterns))]
-    data = [_contour(us, vs, E), grid, _patterns(patterns, names),
+    data = [_contour(us, vs, E, beside=compact), grid, _patterns(patterns, names),
             _trajectory(traj, 0.05 * float(us[-1] - us[0]))]
+    if compact:
+        return figure(data, None, height, width_px=COMPACT_PX,
+                      **_square(us, vs, None, None, compact=True))
     return figure(data, title, height, **_square(us, vs, "first coordinate", "second coordinate"))
 
 

@@ -60,7 +60,7 @@ def show(ps) -> None:
     axes = (("u: 1st principal direction", "v: 2nd principal direction") if mode == "pca" else
             (f"u: from {ps.names[chosen[0]]} towards {ps.names[chosen[1]]}", "v"))
     title = f"E on the {'PCA plane' if mode == 'pca' else 'plane of three patterns'}, β = {beta:g}"
-    left, right = st.columns([3, 2], gap="large")
+    left, right = st.container(key="ls_plane_wide_row").columns([3, 2], gap="large")  # stacks when narrow
     key = ("landscape", "plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, max_steps)
     charts.plot(left, shared_cache.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
                                                            title, axes)),

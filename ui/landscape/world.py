@@ -10,6 +10,7 @@ from hopfield_core import analysis
 from hopfield_core import landscape as core
 
 from .. import charts, figures, shared_cache
+from ..shared_settings import presenter
 from ..text import escaped
 from . import cache, explain
 from . import figures as figs
@@ -17,6 +18,8 @@ from .settings import QUERY_LIMIT, SETTINGS
 
 CHART = {"displayModeBar": False}
 CLICK_GRID = 25
+PRESENTER_HEIGHT = 255  # px before ui.charts' presenter copy (x 1.2): the map under presenter
+# mode's header, title and section switcher on a 768 px projector screen
 
 
 def point_text(p) -> str:
@@ -51,7 +54,7 @@ def apply_click() -> None:
 
 
 def controls():
-    with st.container(key="controls_landscape_world"):
+    with st.container(key="controls_landscape_world_wide_row"):  # stacks when narrow
         c1, c2 = st.columns([2, 3], gap="large")
         with c1:
             table = st.data_editor(
@@ -64,8 +67,9 @@ def controls():
             q1, q2 = st.columns(2)
             qx = SETTINGS.show("qx", q1, format="%.3f")
             qy = SETTINGS.show("qy", q2, format="%.3f")
-            beta = SETTINGS.show("beta")
-            max_steps = SETTINGS.show("steps")
+            b1, b2 = st.columns([3, 2])  # one row: the figure below starts higher when stacked
+            beta = SETTINGS.show("beta", b1)
+            max_steps = SETTINGS.show("steps", b2)
     return table, float(qx), float(qy), float(beta), int(max_steps)
 
 
@@ -82,21 +86,28 @@ def show() -> None:
     SETTINGS.assign("pts", points)
     us, vs, E, traj = cache.world(points, beta, (qx, qy), max_steps)
     click = core.grid_axis(us[0], us[-1], CLICK_GRID)
-    left, right = st.columns([3, 2], gap="large")
+    # on a narrow screen the columns stack, the map above (ui/responsive_css.py: _wide_row)
+    title, compact = f"E(ξ) at β = {beta:g}", presenter()
+    left, right = st.container(key="ls_world_wide_row").columns([2, 1] if compact else [3, 2],
+                                                               gap="large")
     key = ("landscape", "world", points, beta, qx, qy, max_steps)
+    if compact:  # the map's title beside it: the map keeps the height of a 768 px projector
+        right.markdown(f"**{title}**")
     with left:
-        fig = shared_cache.shared(key, lambda: figs.world(us, vs, E, P, traj.states, click,
-                                                   f"E(ξ) at β = {beta:g}"))
+        fig = shared_cache.shared(key + (compact,), lambda: figs.world(
+            us, vs, E, P, traj.states, click, title,
+            height=PRESENTER_HEIGHT if compact else 560, compact=compact))
         charts.plot(st, fig, key="ls_world_chart", on_select="rerun", selection_mode="points",
                         config=CHART)
         st.caption("Click any faint square (or a star, or a step) to move the query there. "
                    "Orange: the query (step 0); the numbers count the update steps.")
     with right:
         v = analysis.verdict(traj, P, binary=False)
-        m1, m2 = st.columns(2)
+        # in presenter mode's narrow column, one metric a row
+        m1, m2 = (st.container(), st.container()) if compact else st.columns(2)
         m1.metric("Energy of the query", f"{traj.energies[0]:.6g}")
         m2.metric("Energy at the end", f"{traj.energies[-1]:.6g}")
-        m3, m4 = st.columns(2)
+        m3, m4 = (st.container(), st.container()) if compact else st.columns(2)
         m3.metric("Steps taken", traj.steps)
         m4.metric("Ends at", point_text(traj.final))
         st.info(v.sentence([f"x{i + 1}" for i in range(len(P))]))

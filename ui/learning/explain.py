@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import layout
+from ..shared_settings import presenter
 
 MODEL = (
     "**The network is a probability model.** Give each state ξ the probability "
@@ -48,8 +49,8 @@ PLANE = (
     "the held-out NLL after 300 Adam steps is 3.44 at β = 0.5, 3.17 at β = 2 and 4.60 at "
     "β = 8.")
 MODEL_FORMULAS = [
-    r"e^{-\beta E(\xi)} = \sum_\mu e^{\beta x_\mu^\top \xi - \frac{\beta}{2}|\xi|^2}"
-    r" = \sum_\mu e^{\frac{\beta}{2}|x_\mu|^2}\, e^{-\frac{\beta}{2}|\xi - x_\mu|^2}",
+    r"\begin{aligned} e^{-\beta E(\xi)} &= \sum_\mu e^{\beta x_\mu^\top \xi - \frac{\beta}{2}|\xi|^2}"
+    r" \\ &= \sum_\mu e^{\frac{\beta}{2}|x_\mu|^2}\, e^{-\frac{\beta}{2}|\xi - x_\mu|^2} \end{aligned}",
     r"Z = \int e^{-\beta E(\xi)}\, d\xi"
     r" = \Big(\frac{2\pi}{\beta}\Big)^{d/2} \sum_\mu e^{\frac{\beta}{2}|x_\mu|^2}",
     r"\log Z = \frac{d}{2}\log\frac{2\pi}{\beta} + \mathrm{lse}_\mu\Big(\frac{\beta}{2}|x_\mu|^2\Big)",
@@ -76,10 +77,21 @@ IMAGE_TRAINING = (
     "of an image.")
 
 
+LEDE = ("The modern Hopfield network is a probability model whose normaliser is exact, "
+        "so its patterns can be learned from data by maximum likelihood.")
+
+
 def intro() -> None:
     st.title("Learning the memories")
-    st.caption("The modern Hopfield network is a probability model whose normaliser is exact, "
-               "so its patterns can be learned from data by maximum likelihood.")
+    if not presenter():  # on a projector the lede waits under the figure (lede_below)
+        st.caption(LEDE)
+
+
+def lede_below() -> None:
+    """Presenter mode: the lede under the figure, so that a 768 px high projector screen
+    shows the figure and its player first (issue 30)."""
+    if presenter():
+        st.caption(LEDE)
 
 
 def explain(view: str) -> None:
@@ -108,5 +120,5 @@ PROMPTS = (  # the first prompt's outcomes are checked in tests/app/test_learnin
 
 
 def try_this() -> None:
-    st.subheader("Try this")
+    st.header("Try this")
     st.markdown(PROMPTS)

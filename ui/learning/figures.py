@@ -5,7 +5,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .. import chart_style as style
-from ..figures import BLUE, GREY, RED, figure, vline
+from ..figures import BAR_UNDER, BAR_UNDER_MARGIN, BLUE, GREY, RED, figure, vline
 from .settings import LIMIT
 
 GRID = 81   # contour points a side
@@ -14,30 +14,39 @@ SPAN = 15.0  # the log density is shown down to this far below its peak
 _KEEP = dict(marker=dict(opacity=1))
 HELD = "#fb8500"   # held-out points: orange rings, seen on the dark and the light colours
 EMPTY = "#440154"  # the darkest colour of the background's scale: white points show on it
+PLANE_HEIGHT = 560  # px
+COMPACT_PX = 300  # the compact plane's legend is laid out for this width: 460 px in presenter
+# mode, whose fonts are 1.5 times larger (ui.charts.for_projector)
 
 
 def grid_axis(n: int) -> np.ndarray:
     return np.linspace(-LIMIT, LIMIT, n)
 
 
-def _background(grid: tuple[np.ndarray, np.ndarray], kind: str) -> go.Contour:
+def _background(grid: tuple[np.ndarray, np.ndarray], kind: str, beside: bool = False) -> go.Contour:
+    """beside: the colour bar beside the plot (presenter mode's compact plane), else under it."""
     g, Z = grid  # (GRID,), (GRID, GRID)
     top = float(Z.max())
     zrange = dict(zmin=max(float(Z.min()), top - SPAN), zmax=top) if kind == "density" else {}
+    name = "log p" if kind == "density" else "E"
+    bar = (dict(thickness=12, nticks=5, x=1, xpad=6, title=dict(text=name)) if beside
+           else BAR_UNDER | dict(title=dict(text=name, side="top")))
     return go.Contour(x=g, y=g, z=Z, colorscale="Viridis" if kind == "density" else "Viridis_r",
                       ncontours=24, contours=dict(coloring="heatmap", showlines=False),
-                      colorbar=dict(title=dict(text="log p" if kind == "density" else "E",
-                                               side="right"), thickness=14),
+                      colorbar=bar,
                       hovertemplate="(%{x:.2f}, %{y:.2f})<br>%{z:.3g}<extra></extra>", **zrange)
 
 
 def plane(X_path: np.ndarray | None, t: int, grid: tuple[np.ndarray, np.ndarray] | None,
           kind: str, train: np.ndarray, held: np.ndarray, clickable: bool, title: str,
-          height: int = 560) -> go.Figure:
+          height: int = PLANE_HEIGHT, compact: bool = False) -> go.Figure:
     """The background at frame t (grid: the axis and log p or E of frame t's patterns on it,
     ebm.plane_grid), the data, and each pattern's path up to t (a star at t).
-    X_path None: no model yet (only the data, and the squares to click)."""
-    data = [] if grid is None else [_background(grid, kind)]
+    X_path None: no model yet (only the data, and the squares to click).
+    compact (presenter mode, beside the player on a short projector screen): no title and no
+    axis titles (the page shows the title beside the chart), the colour bar beside the plot:
+    the plot keeps most of the height."""
+    data = [] if grid is None else [_background(grid, kind, beside=compact)]
     if clickable:
         c = grid_axis(CLICK)
         cx, cy = (a.ravel() for a in np.meshgrid(c, c))
@@ -67,11 +76,17 @@ def plane(X_path: np.ndarray | None, t: int, grid: tuple[np.ndarray, np.ndarray]
                                hovertemplate="x%{text}: (%{x:.3f}, %{y:.3f})<extra></extra>",
                                selected=_KEEP, unselected=_KEEP))
     box = [-LIMIT, LIMIT]
-    return figure(data, title, height,
-                  dict(range=box, constrain="domain", showgrid=False, title="first coordinate"),
+    under = grid is not None and not compact  # the colour bar's band under the plot
+    return figure(data, None if compact else title, height,
+                  dict(range=box, constrain="domain", showgrid=False,
+                       title=None if compact else "first coordinate",
+                       constraintoward="right" if compact else "center"),  # by its colour bar
                   dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
-                       showgrid=False, title="second coordinate"),
+                       showgrid=False, title=None if compact else "second coordinate"),
                   clickmode="event+select" if clickable else None, dragmode=False,
+                  margin=dict(l=10, r=10, t=6 if compact else 40,
+                              b=BAR_UNDER_MARGIN if under else 10),
+                  width_px=COMPACT_PX if compact else style.NARROW_PX,
                   shapes=[] if X_path is not None else [dict(
                       type="rect", xref="x", yref="y", x0=-LIMIT, x1=LIMIT, y0=-LIMIT, y1=LIMIT,
                       fillcolor=EMPTY, line=dict(width=0), layer="below")])

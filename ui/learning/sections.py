@@ -18,10 +18,12 @@ PAGE = "learning"
 CHART = {"displayModeBar": False}
 PLANE = "eb_plane_chart"  # the plane on which clicks add my points
 SAMPLES = 200  # draws shown at least (as many as the training points when there are more)
+PRESENTER_PLANE = 270  # px before ui.charts' presenter copy (x 1.2): beside the player, the
+# plane fits under presenter mode's header, title and section switcher on a 768 px screen
 
 
 def plane_controls() -> dict:
-    with st.container(key="controls_learning"):
+    with st.container(key="controls_learning_pair_row"):  # two a row on a phone, not one
         c1, c2, c3, c4 = st.columns(4)
         name = SETTINGS.show("data", c1)
         n = SETTINGS.show("n", c2, disabled=name == "mine")
@@ -111,15 +113,26 @@ def plane_section() -> None:
     def body():
         if c["name"] == "mine" and apply_click():  # a click reran only this fragment
             st.rerun(scope="app")
-        t = widgets.player(PAGE, FRAMES, run_key)
+        if presenter():  # the player beside the plane: both on a 768 px projector's first
+            # screen, the curves below them
+            left, right = st.columns([3, 2], gap="medium", vertical_alignment="top")
+            heading = right.empty()  # the plane's title, the chart's own left out (compact)
+            with right:
+                t = widgets.player(PAGE, FRAMES, run_key)
+            curves = st.columns(2, gap="medium")
+        else:  # on a narrow screen the columns stack (ui/responsive_css.py: _wide_row)
+            t = widgets.player(PAGE, FRAMES, run_key)
+            left, right = st.container(key="learning_wide_row").columns([3, 2], gap="large")
+            curves, heading = (right, right), None
         steps = t * run.per_frame
-        # on a projector the plane takes the full width, the curves go below it
-        left, right = ((st.container(), st.container()) if presenter()
-                       else st.columns([3, 2], gap="large"))
-        title = f"After {steps} Adam steps, β = {c['beta']:g}"  # the colour bar names log p or E
+        # the colour bar names log p or E; "β = 2" kept on one line where the title wraps
+        title = f"After {steps} Adam steps, β\u00a0=\u00a0{c['beta']:g}"
         grid = ebm.plane_grid(run.path[t], c["beta"], c["kind"], LIMIT, figures.GRID)
         fig = figures.plane(run.path, t, grid, c["kind"], run.train, run.held,
-                            c["name"] == "mine", title)
+                            c["name"] == "mine", title, compact=presenter(),
+                            height=PRESENTER_PLANE if presenter() else figures.PLANE_HEIGHT)
+        if heading is not None:
+            heading.markdown(f"**{title}**")
         if c["name"] == "mine":  # clicks add points
             live(left, fig, PLANE, PAGE, on_select="rerun", selection_mode="points", config=CHART)
         else:
@@ -132,13 +145,14 @@ def plane_section() -> None:
             m2.metric("Held-out NLL", f"{run.held_nll[t]:.4f}",
                       delta=None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}",
                       delta_color="inverse")
-            h = 300
-            live(st, figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
-                                        run.held_nll, steps, height=h),
-                 "eb_nll", PAGE, config=CHART)
-            drawn, _ = ebm.sample(run.path[t], c["beta"], max(SAMPLES, len(run.train)),
-                                  rng=[c["seed"], t])
-            live(st, figures.samples(drawn, run.train, height=h), "eb_samples", PAGE, config=CHART)
+        h = 300
+        live(curves[0], figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
+                                           run.held_nll, steps, height=h),
+             "eb_nll", PAGE, config=CHART)
+        drawn, _ = ebm.sample(run.path[t], c["beta"], max(SAMPLES, len(run.train)),
+                              rng=[c["seed"], t])
+        live(curves[1], figures.samples(drawn, run.train, height=h), "eb_samples", PAGE,
+             config=CHART)
         widgets.stop_if_done(PAGE, t, FRAMES)
 
     widgets.animated(PAGE, body)

@@ -15,12 +15,21 @@ METASTABLE_LINK = page_link("modern", presets="letters/O,letters/Q,letters/X",
 
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede opens
+    explanation(), below the live view, so the player and the figures fit the first screen)."""
     st.title("The modern continuous network and metastable states")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("Continuous states and a log-sum-exp energy: the inverse temperature β decides "
                "whether the state ends at one pattern, a blend of a few, or a blend of all.")
 
 
 def explanation() -> None:
+    if presenter():
+        lede()
     text, eq = layout.explain("modern")
     text.markdown(
         "Here the state $\\xi$ is a vector of real numbers and the stored patterns are the "

@@ -11,7 +11,7 @@ from hopfield_core import fixed_point_kind, images, k90
 from hopfield_core.bound import retrieval_radius
 from hopfield_core.metastable import kind_ranges, nearest_pattern, representative_betas
 
-from .. import budget, charts, figures, runs, shared_cache
+from .. import budget, chart_numbers, charts, figures, runs, shared_cache
 from . import cache as modern_cache
 from . import explain
 from . import figures as figures_modern
@@ -46,17 +46,20 @@ def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
     bars, heat = st.columns([2, 3])
     names = tuple(ps.names)
     title = f"Softmax weights, step {traj.steps}"
-    _plot(bars, "mh_weights_final", run_key + names,
-          lambda: figures.weight_bars(p_end, ps.names, title=title))
-    _plot(heat, "mh_weights_steps", run_key + names,
-          lambda: figures_modern.weights_heatmap(traj.weights, ps.names))
+    figs = [_plot(bars, "mh_weights_final", run_key + names,
+                  lambda: figures.weight_bars(p_end, ps.names, title=title)),
+            _plot(heat, "mh_weights_steps", run_key + names,
+                  lambda: figures_modern.weights_heatmap(traj.weights, ps.names))]
+    chart_numbers.show(st, figs, "mh_weights_numbers")
     return k, kind
 
 
-def _plot(where, widget_key: str, key: tuple, build) -> None:
-    """Draw a figure that is built once per (widget_key, key): see ui.shared_cache.shared."""
-    charts.plot(where, shared_cache.shared(("modern", widget_key, key), build), key=widget_key,
-                       config={"displayModeBar": False})
+def _plot(where, widget_key: str, key: tuple, build):
+    """Draw a figure that is built once per (widget_key, key): see ui.shared_cache.shared.
+    Returns the figure (for its numbers: ui.chart_numbers)."""
+    fig = shared_cache.shared(("modern", widget_key, key), build)
+    charts.plot(where, fig, key=widget_key, config={"displayModeBar": False})
+    return fig
 
 
 def _image_of(x, ps):
@@ -67,7 +70,7 @@ def _image_of(x, ps):
 
 
 def sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
-    st.subheader("Sweeping beta: single, metastable, global")
+    st.header("Sweeping beta: single, metastable, global")
     intro = st.empty()  # the caption describes the markers the sweep draws: written below
     sweep_steps = budget.sweep_steps(ps.d, ps.N, len(BETAS), max_steps)
     if sweep_steps < max_steps:
@@ -119,7 +122,7 @@ def beta_for_all(ps, beta) -> float:
 
 def bound_section(ps, q, beta) -> None:
     """The separation table, what it guarantees at this beta, and whether it covers the query."""
-    st.subheader("When is retrieval guaranteed? The separation bound")
+    st.header("When is retrieval guaranteed? The separation bound")
     sep, bound, ok, need, M = modern_cache.bound_table(ps.fingerprint, beta, ps.X)
     explain.bound()
     if ps.N == 1:
@@ -181,14 +184,15 @@ def query_sentence(ps, q, beta, ok, M) -> str:
 
 
 def step_size_section(ps, q, qkey, beta, gamma) -> None:
-    st.subheader("Step size: one big step or gradient descent")
+    st.header("Step size: one big step or gradient descent")
     gammas = sorted(set(COMPARE_GAMMAS) | {gamma}, reverse=True)
     by_gamma = {g: runs.run("modern", {"beta": beta}, ps, q, max_steps=COMPARE_STEPS, tol=TOL,
                             gamma=g, share=1 / len(gammas)) for g in gammas}
-    _plot(st, "mh_gamma_compare", (ps.fingerprint, qkey, beta, COMPARE_STEPS, TOL) + tuple(gammas),
-          lambda: figures_modern.energy_by_gamma(
-              {f"gamma = {g:g}": t.energies for g, t in by_gamma.items()},
-              title=f"Energy per step at beta = {fmt_beta(beta)}"))
+    fig = _plot(st, "mh_gamma_compare", (ps.fingerprint, qkey, beta, COMPARE_STEPS, TOL)
+                + tuple(gammas), lambda: figures_modern.energy_by_gamma(
+                    {f"gamma = {g:g}": t.energies for g, t in by_gamma.items()},
+                    title=f"Energy per step at beta = {fmt_beta(beta)}"))
+    chart_numbers.show(st, fig, "mh_gamma_numbers")
     rows = [{"gamma": g, "steps": t.steps, "converged": t.converged, "final energy": t.energies[-1],
              "k90": k90(t.weights[-1]), "kind": fixed_point_kind(t.weights[-1])}
             for g, t in by_gamma.items()]

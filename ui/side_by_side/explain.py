@@ -22,7 +22,14 @@ HARD_LINK = page_link(PAGE, presets=_LETTERS, size=16, q_index=3, q_corruption="
 
 
 def intro() -> None:
+    """The title and the lede; in presenter mode the title only (the lede follows the finals
+    there, so they fit on the projector's first screen: lede())."""
     st.title("Side by side")
+    if not presenter():
+        lede()
+
+
+def lede() -> None:
     st.caption("Four networks, one memory: the same stored images and the same corruption of "
                "the query; the energies differ (and the modern network's states are continuous).")
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from hopfield_core import Trajectory, compare
 
-from .. import charts, dynamics_view, patterns, query, runs, tables
+from .. import chart_numbers, charts, dynamics_view, patterns, query, runs, tables
 from ..shared_settings import SIDEBAR
 from . import cache, explain
 from .settings import SETTINGS
@@ -96,14 +96,14 @@ def run_all(c: Controls, ps, pc) -> Comparison:
 
 
 def query_section(cmp: Comparison) -> None:
-    st.subheader("The query")
+    st.header("The query")
     charts.plot(st, cache.query_figure(cmp), key="sb_query", config=QUIET, width=420)
 
 
 def finals_section(cmp: Comparison) -> list:
     """Where each network ends, with its verdict beneath; returns the verdicts."""
     verdicts = cache.verdicts(cmp)
-    st.subheader("Where each network ends")
+    st.header("Where each network ends")
     charts.plot(st, cache.finals_figure(cmp), key="sb_finals", config=QUIET)
     for col, v, n in zip(st.columns(len(cmp.nets)), verdicts, cmp.nets):
         with col:
@@ -113,14 +113,16 @@ def finals_section(cmp: Comparison) -> list:
 
 def energies_section(cmp: Comparison, view: str) -> None:
     normalised = view != "own scales"
-    charts.plot(st, cache.energies_figure(cmp, normalised), key="sb_energies", config=QUIET)
+    fig = cache.energies_figure(cmp, normalised)
+    charts.plot(st, fig, key="sb_energies", config=QUIET)
     st.caption(explain.NORMALISED if normalised else explain.OWN_SCALES)
+    chart_numbers.show(st, fig, "sb_energies_numbers")
 
 
 def summary_section(cmp: Comparison, verdicts: list) -> None:
     target = query.query_source(cmp.ps)
     nets = cmp.nets
-    st.subheader("Summary")
+    st.header("Summary")
     tables.show(st, {  # fitted to the column: the answer first, the long verdict last
         "Network": cmp.titles,
         "Retrieved?": [compare.retrieval_outcome(v, target) for v in verdicts],

@@ -1,0 +1,67 @@
+"""The player from the keyboard (ui/keyboard.py): on every page with a player, each button
+carries its shortcut, the "Keyboard" help beside it lists exactly those keys, and none of
+them is one Streamlit keeps for itself or a key that types into a field."""
+import re
+
+import pytest
+from tests.app.conftest import open_app, open_tab
+
+from ui import keyboard
+
+# page script -> the player's key prefix (ui.widgets.player(page, ...))
+PLAYERS = {"classical": "classical", "dense": "dense", "modern": "modern",
+           "energy_transformer": "et", "learning": "learning",
+           "attention_family": "attention_family"}
+
+
+def shortcut(at, key):
+    return at.button(key=key).proto.shortcut
+
+
+def help_keys(at, page):
+    """The keys the page's "Keyboard" help lists, and the help's whole text."""
+    boxes = [b for b in at.get("popover") if b.proto.popover.label == "Keyboard"]
+    assert len(boxes) == 1, f"{page}: one Keyboard help beside the player"
+    text = "\n".join(c.value for c in boxes[0].children.values())
+    return {k.lower() for k in re.findall(r"^- \*\*(\w+)\*\*:", text, re.M)}, text
+
+
+@pytest.mark.parametrize("script", PLAYERS)
+def test_the_player_carries_the_keys_its_help_lists(script):
+    at = open_app(script)
+    page = PLAYERS[script]
+    if script == "attention_family":
+        open_tab(at, "attention_family_view", "cloud")  # its player is in the token-cloud section
+    keys = {name: shortcut(at, f"{page}_{name}") for name in ("reset", "step", "run_all", "play")}
+    assert keys == {"reset": "0", "step": "s", "run_all": "e", "play": "p"}
+    listed, text = help_keys(at, page)
+    assert listed == set(keys.values())
+    assert "Tab" in text and "Reset" in text and "focus moves to Reset" in text
+    # Streamlit keeps C and R (clear cache, rerun); the player's keys are single plain keys,
+    # which Streamlit does not fire while the focus is in a text, number or select field
+    assert not listed & {"c", "r"} and all(len(k) == 1 for k in listed)
+
+
+def test_pause_takes_plays_key():
+    at = open_app("classical")
+    at.button(key="classical_play").click().run()
+    assert shortcut(at, "classical_pause") == "p"
+    listed, _ = help_keys(at, "classical")
+    assert "p" in listed
+
+
+def test_the_help_lists_every_button_once():
+    text = keyboard.help_text()
+    for does in keyboard.DOES.values():
+        assert text.count(does) == 1
+    # Play and Pause share a key, listed once
+    assert len(re.findall(r"^- \*\*", text, re.M)) == len(set(keyboard.SHORTCUTS.values()))
+
+
+def test_every_player_mounts_the_focus_keeper():
+    """The keeper is the page's JavaScript that moves the focus to Reset at the end of a run
+    (its behaviour is tested in a browser: tests/e2e/test_keyboard_e2e.py)."""
+    at = open_app("classical")
+    names = [e.proto.component_name for e in at.get("bidi_component")]
+    assert names.count("hopfield_focus_keeper") == 1
+    assert "st-key-" in keyboard.FOCUS_JS and '"step": "reset"' in keyboard.FOCUS_JS

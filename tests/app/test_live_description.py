@@ -1,0 +1,142 @@
+"""What a screen reader gets from the dynamics pages: the live description under the figure and
+the alt text of the state's picture follow the run step by step (energy, neurons flipped or
+distance moved, nearest stored pattern and overlap, the page's own verdict at the end), both
+checked against the core's run; and the charts' numbers are one expander away."""
+import json
+
+import numpy as np
+from tests.app.conftest import open_app
+from tests.app.test_classical_page import _letters, expected_run
+from tests.app.test_modern_page import HOX, TOL, patterns, query
+
+from hopfield_core import ModernHopfield, analysis
+
+LETTERS = ["H", "O", "X"]
+
+
+def description(at) -> str:
+    """The text of the live region (ui.live_charts.live_text) under the dynamics figure."""
+    (text,) = [json.loads(e.proto.json)["text"] for e in at.get("bidi_component")
+               if e.proto.component_name == "hopfield_live_text"]
+    return text
+
+
+def player_alt(at) -> str:
+    """The alt text of the player's picture (a data URL; the sidebar's pictures are files)."""
+    alts = []
+
+    def walk(node):
+        for c in getattr(node, "children", {}).values():
+            if getattr(c, "type", "") == "image":
+                alts.extend(i.alt for i in c.proto.imgs if i.url.startswith("data:image/png"))
+            walk(c)
+    walk(at._tree)
+    (alt,) = alts
+    return alt
+
+
+def test_classical_description_follows_each_step():
+    at = open_app("classical")
+    ref = expected_run("HOX", 0, "flip", 0.2, 0, "async")
+    X = _letters("HOX")
+    m = analysis.overlaps(ref.states, X)  # (T+1, N)
+    T = ref.steps
+    assert T >= 2
+    for t in range(T + 1):
+        text = description(at)
+        best = int(np.argmax(np.abs(m[t])))
+        assert np.sum(np.abs(m[t]) == np.abs(m[t]).max()) == 1  # no tie in this run
+        assert text.startswith(f"Step {t} of {T}")
+        assert f"energy {ref.energies[t]:.6g}" in text
+        assert f"closest to stored pattern {LETTERS[best]}, overlap {m[t, best]:.2f}" in text
+        assert f"{LETTERS[best]}, overlap {m[t, best]:.2f}" in player_alt(at)
+        assert player_alt(at).startswith(f"State at step {t} of {T}")
+        if t > 0:
+            flipped = int(np.sum(ref.states[t] != ref.states[t - 1]))
+            assert (f"{flipped} neurons of {X.shape[1]} flipped" in text if flipped > 1 else
+                    "no neuron flipped" in text if flipped == 0 else "1 neuron of" in text)
+            change = ref.energies[t] - ref.energies[t - 1]
+            assert (f"down by {-change:.3g}" in text if change < -1e-9 else "no change" in text)
+        if t < T:
+            assert text.endswith(f"overlap {m[t, best]:.2f}.")  # no verdict before the end
+            at.button(key="classical_step").click().run()
+        else:
+            assert text.endswith("Retrieved pattern H.")
+            assert "Retrieved pattern H." in [s.value for s in at.success]  # the page's verdict
+
+
+def test_modern_description_follows_each_step():
+    at = open_app("modern")
+    X = patterns(HOX)
+    ref = ModernHopfield(X, 10.0).run(query(X), max_steps=100, tol=TOL, gamma=1.0)
+    m = analysis.overlaps(ref.states, X)  # (T+1, N)
+    T = ref.steps
+    assert T >= 2
+    for t in range(T + 1):
+        text = description(at)
+        best = int(np.argmax(m[t]))
+        assert text.startswith(f"Step {t} of {T}")
+        assert f"energy {ref.energies[t]:.6g}" in text
+        assert f"closest to stored pattern {LETTERS[best]}, overlap {m[t, best]:.2f}" in text
+        if t > 0:
+            moved = np.linalg.norm(ref.states[t] - ref.states[t - 1])
+            assert f"the state moved by {moved:.3g}" in text
+        if t < T:
+            at.button(key="modern_step").click().run()
+    assert text.endswith("Retrieved pattern H.")
+    assert "Retrieved pattern H." in [s.value for s in at.success]
+
+
+def expander_labels(at) -> list[str]:
+    return [e.label for e in at.expander]
+
+
+def open_numbers(at, key: str):
+    """Open the "Show the numbers" expander `key` (ui.chart_numbers: its tables are built only
+    while it is open), as a click would."""
+    at.session_state[f"{key}_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_numbers_of_the_run_are_one_expander_away():
+    at = open_app("classical")
+    ref = expected_run("HOX", 0, "flip", 0.2, 0, "async")
+    assert "Show the numbers" in expander_labels(at)
+    assert not [d for d in at.dataframe if "Energy" in d.value.columns]  # closed: nothing sent
+    open_numbers(at, "classical_numbers")
+    (df,) = [d.value for d in at.dataframe if "Energy" in d.value.columns]
+    assert list(df.columns) == ["step", "Energy", "m with 1. H", "m with 2. O", "m with 3. X"]
+    assert list(df["step"]) == list(range(ref.steps + 1))
+    assert np.allclose(df["Energy"], ref.energies)
+    m = analysis.overlaps(ref.states, _letters("HOX"))
+    assert np.allclose(df[["m with 1. H", "m with 2. O", "m with 3. X"]].to_numpy(), m)
+
+
+def test_modern_weights_have_their_numbers():
+    at = open_app("modern")
+    assert expander_labels(at).count("Show the numbers") >= 2  # the run's, the weights'
+    open_numbers(at, "mh_weights_numbers")
+    X = patterns(HOX)
+    ref = ModernHopfield(X, 10.0).run(query(X), max_steps=100, tol=TOL, gamma=1.0)
+    final, per_step = [d.value for d in at.dataframe if "weight" in d.value.columns or
+                       "value" in d.value.columns]
+    assert np.allclose(final["weight"], ref.weights[-1])
+    assert np.allclose(per_step["value"], ref.weights.ravel())  # (T+1, N) cell by cell, rows first
+
+
+def test_play_announces_nothing_per_frame():
+    """While playing, the live region is marked quiet (the browser sets aria-live="off") and the
+    hint box, a status region itself, keeps one text: a screen reader is not flooded."""
+    at = open_app("classical", query={"T": "0.5"})  # a hot run: it goes to the step limit
+    at.button(key="classical_play").click().run()
+    hints = []
+    for _ in range(2):
+        at.run()  # the next frame of Play
+        assert not at.exception, at.exception
+        (live,) = [json.loads(e.proto.json) for e in at.get("bidi_component")
+                   if e.proto.component_name == "hopfield_live_text"]
+        assert live["playing"] is True
+        hints += [i.value for i in at.info if "Playing" in i.value]
+    assert len(hints) == 2 and hints[0] == hints[1]
