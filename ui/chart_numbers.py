@@ -20,8 +20,6 @@ sent only while the expander is open: a closed one costs the page nothing.
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass
 from functools import partial
@@ -30,6 +28,7 @@ from typing import Callable
 import numpy as np
 import streamlit as st
 
+from .exports import csv_bytes
 from .text import escaped
 
 MAX_CELLS = 400        # a matrix with more cells is offered as CSV only
@@ -54,17 +53,6 @@ def plain(text) -> str:
     """A Plotly title as plain text: <br> as a space, other tags dropped."""
     text = "" if text is None else str(text)
     return re.sub(r"\s+", " ", _TAGS.sub("", text.replace("<br>", " "))).strip()
-
-
-def csv_bytes(columns: dict) -> bytes:
-    """Columns of equal length as CSV with a header row; text is quoted as CSV needs (a
-    pattern's name may hold a comma), floats at full precision."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(list(columns))
-    for row in zip(*columns.values()):
-        w.writerow([repr(float(v)) if isinstance(v, (float, np.floating)) else v for v in row])
-    return out.getvalue().encode()
 
 
 def _axis_title(fig, trace, letter: str, values=()) -> str:

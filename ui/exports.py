@@ -7,6 +7,7 @@ that many of them, evenly spaced (gif_note says so beside the button).
 """
 from __future__ import annotations
 
+import csv
 import io
 from typing import IO, Iterable
 
@@ -111,10 +112,12 @@ def _write_frame(fp: IO[bytes], im: Image.Image, ms: int, first: bool) -> None:
         fp.write(part)
 
 
-def csv_bytes(columns: dict[str, np.ndarray]) -> bytes:
-    """Columns of equal length as CSV with a header row (full float precision)."""
-    names = list(columns)
-    rows = zip(*(np.asarray(columns[n]) for n in names))
-    lines = [",".join(names)] + [",".join(repr(float(v)) if isinstance(v, (float, np.floating))
-                                          else str(v) for v in row) for row in rows]
-    return ("\n".join(lines) + "\n").encode()
+def csv_bytes(columns: dict) -> bytes:
+    """Columns of equal length as CSV with a header row; text is quoted as CSV needs (a
+    pattern's name may hold a comma), floats at full precision."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(list(columns))
+    for row in zip(*columns.values()):
+        w.writerow([repr(float(v)) if isinstance(v, (float, np.floating)) else v for v in row])
+    return out.getvalue().encode()
