@@ -12,7 +12,7 @@ from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rec
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import preset_image
 from tests.badfiles import encode, photo
-from ui.energy_transformer import sections
+from ui.energy_transformer import metrics, sections
 from ui.energy_transformer.settings import GRID, PATCH, SIZE
 
 
@@ -78,7 +78,7 @@ def test_the_default_is_a_photo_never_trained_on_and_runs_and_scrubs(et):
     assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[2], img, mask, PATCH):.4f}"
     e0, e2 = (masked_patch_mse(ref.frames[k], img, mask, PATCH) for k in (0, 2))
     delta = next(m.delta for m in at.metric if m.label == "Masked-patch MSE, ET")
-    assert delta == sections.since_start(np.array([e0, 0, e2]), 2)
+    assert delta == metrics.since_start(np.array([e0, 0, e2]), 2)
     assert e2 != e0 and delta.endswith("% since step 0")  # the descent changed the picture
     assert float(delta.split()[0]) == pytest.approx(100 * (e2 / e0 - 1), abs=0.06)
     assert any(f"step 2 of {T}" in m.value for m in at.markdown)
@@ -392,13 +392,13 @@ def test_a_state_at_rest_reads_as_at_rest_not_as_zero_or_as_rising():
 
 def test_the_error_change_since_step_0_reads_as_a_percentage_and_never_rounds_to_nothing():
     mse = np.array([0.0080, 0.0079, 0.0079992, 0.0088])
-    assert sections.since_start(mse, 0) is None
-    assert sections.since_start(mse, 1) == "-1.2 % since step 0"
-    assert sections.since_start(mse, 2) == "-0.01 % since step 0"
-    assert sections.since_start(mse, 3) == "+10.0 % since step 0"
-    assert sections.since_start(np.array([0.0, 0.1]), 1) is None  # nothing to compare with
-    assert sections.since_start(np.array([0.008, 0.0080002]), 1) == "+2.5e-03 % since step 0"
-    assert sections.since_start(np.array([0.008, 0.008]), 1) is None  # no arrow for no change
+    assert metrics.since_start(mse, 0) is None
+    assert metrics.since_start(mse, 1) == "-1.2 % since step 0"
+    assert metrics.since_start(mse, 2) == "-0.01 % since step 0"
+    assert metrics.since_start(mse, 3) == "+10.0 % since step 0"
+    assert metrics.since_start(np.array([0.0, 0.1]), 1) is None  # nothing to compare with
+    assert metrics.since_start(np.array([0.008, 0.0080002]), 1) == "+2.5e-03 % since step 0"
+    assert metrics.since_start(np.array([0.008, 0.008]), 1) is None  # no arrow for no change
 
 
 def test_the_change_picture_magnifies_what_the_steps_did_and_stays_in_range():

@@ -11,7 +11,7 @@ from hopfield_core.et.checkpoint import MODELS
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask
 from hopfield_core.presets import preset_image
-from ui.energy_transformer import explain, sections
+from ui.energy_transformer import explain, metrics
 from ui.energy_transformer.settings import GRID, MAX_STEPS, PATCH, PHOTOS, SETTINGS, SIZE
 
 START_HELP = SETTINGS.fields["start"].help
@@ -63,7 +63,7 @@ def test_harmonic_start_the_descent_does_not_help_on_rows_2_6_columns_2_6(models
     e, energies, _ = run(models["harmonic"], (2, 6), (2, 6), steps=8)
     assert f"{e[0]:.4f}" == "0.0477" and f"{e[8]:.4f}" == "0.0483"
     assert "(0.0477 at step 0, 0.0483 after step 8" in text
-    assert e[8] > e[0] and sections.since_start(e, 8) == "+1.4 % since step 0"
+    assert e[8] > e[0] and metrics.since_start(e, 8) == "+1.4 % since step 0"
     assert "+1.4 % since step 0, in red" in text
     assert falls(energies) and energies[8] < energies[0]
 

@@ -13,6 +13,7 @@ benchmarks/bench_page_memory.py prints the heaviest case of each page beside its
 """
 from __future__ import annotations
 
+import functools
 import math
 import tracemalloc
 from dataclasses import dataclass
@@ -246,6 +247,7 @@ def et_cases(size: str) -> list[Case]:
     from hopfield_core.et import load_pretrained
     from hopfield_core.et.complete import complete_bytes
     from hopfield_core.et.descent import spectrum, spectrum_bytes
+    from hopfield_core.et.inspect import attention, inspect_bytes, memory_use
     from hopfield_core.et.masks import random_mask
     from hopfield_core.presets import preset_image
     from ui.energy_transformer.settings import MAX_STEPS
@@ -254,10 +256,16 @@ def et_cases(size: str) -> list[Case]:
     image, mask = preset_image("photos", "coffee", et.cfg.image_size), random_mask(et.cfg.grid, 0.5, 0)
     T = et.cfg.steps if size == "small" else MAX_STEPS
     tokens = et.complete(image, mask, steps=2).tokens[-1]
+    run_tokens = functools.lru_cache(lambda n: et.complete(image, mask, steps=n).tokens)
     return [Case("energy_transformer", f"completion, T = {T}",
                  lambda: et.complete(image, mask, steps=T), complete_bytes(et.cfg, T), torch=True),
             Case("energy_transformer", "the spectrum of M on one step's tokens",
-                 lambda: spectrum(et.model, tokens), spectrum_bytes(*tokens.shape), torch=True)]
+                 lambda: spectrum(et.model, tokens), spectrum_bytes(*tokens.shape), torch=True),
+            Case("energy_transformer", f"memory use on {T} steps' tokens",
+                 lambda: memory_use(et.model, run_tokens(T)), inspect_bytes(et.cfg, T), torch=True),
+            Case("energy_transformer", f"one patch's attention on {T} steps' tokens",
+                 lambda: attention(et.model, run_tokens(T), 27), inspect_bytes(et.cfg, T),
+                 torch=True)]
 
 
 _ET = []

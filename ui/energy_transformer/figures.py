@@ -1,5 +1,5 @@
 """The Energy Transformer page's charts: energy, error, the energy's two parts, and the rate
-at which it falls. Arrays in, go.Figure out.
+at which it falls, and where one patch looks in each head. Arrays in, go.Figure out.
 
 # T steps; every series has T+1 values, one per state x_0 .. x_T
 """
@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .. import chart_style as style
-from ..figures import BLUE, GREEN, GREY, RED, figure, vline
+from ..figures import BLUE, GREEN, GREY, RED, figure, layout, make, panel_axes, vline
 
 HEIGHT = 300
 
@@ -83,3 +83,38 @@ def rate(rates: np.ndarray, E: np.ndarray, alpha: float, t: int) -> go.Figure:
                   yaxis=dict(title="fall rate" + (" (log)" if log else ""), exponentformat="power",
                              type="log" if log else "linear"),
                   shapes=[vline(t, color=GREY, dash="dot")])
+
+
+def attention(weights: np.ndarray, mask: np.ndarray, query: int, t: int) -> go.Figure:
+    """What patch `query` attends to at step t in each head: weights (H, N) over the G x G grid
+    of keys (row down, column across), one panel a head on one colour scale, the query's patch
+    outlined and the hidden patches marked with a dot."""
+    H, N = weights.shape
+    G = int(round(N ** 0.5))
+    top = float(weights.max()) or 1.0
+    hr, hc = np.nonzero(np.asarray(mask, dtype=bool))
+    qr, qc = divmod(int(query), G)
+    data, shapes = [], []
+    for h in range(H):
+        sfx = "" if h == 0 else str(h + 1)
+        data.append(go.Heatmap(
+            z=weights[h].reshape(G, G) * 100, x=np.arange(G), y=np.arange(G), zmin=0,
+            zmax=top * 100, colorscale="Viridis", showscale=h == H - 1, xaxis=f"x{sfx}",
+            yaxis=f"y{sfx}", colorbar=dict(thickness=12, title=dict(text="%")),
+            hovertemplate=f"head {h + 1}, row %{{y}}, column %{{x}}: %{{z:.1f}} %<extra></extra>"))
+        data.append(go.Scatter(x=hc, y=hr, mode="markers", xaxis=f"x{sfx}", yaxis=f"y{sfx}",
+                               showlegend=False, hoverinfo="skip",
+                               marker=dict(size=4, color="white", line=dict(color="black", width=1))))
+        shapes.append(dict(type="rect", xref=f"x{sfx}", yref=f"y{sfx}", x0=qc - 0.5, x1=qc + 0.5,
+                           y0=qr - 0.5, y1=qr + 0.5, line=dict(color=RED, width=3)))
+    axis = dict(range=[-0.5, G - 0.5], showticklabels=False, showgrid=False, zeroline=False,
+                constrain="domain")
+    lay = panel_axes(H, 0.03, x=axis, y={**axis, "autorange": "reversed"},
+                     titles=[f"head {h + 1}" for h in range(H)])
+    for h in range(H):
+        sfx = "" if h == 0 else str(h + 1)
+        lay[f"yaxis{sfx}"]["scaleanchor"] = f"x{sfx}"
+        lay[f"yaxis{sfx}"].pop("range", None)
+    lay["margin"] = dict(l=10, r=10, t=70, b=10)
+    return make(data, layout(f"Where patch (row {qr}, column {qc}) looks, step {t}", 270,
+                             shapes=shapes, **lay))

@@ -17,7 +17,8 @@ from .. import widgets
 from ..shared_settings import presenter
 from ..live_charts import live, live_image
 from ..pictures import image_png
-from . import cache, explain, figures as et_figures
+from . import cache, explain, figures as et_figures, inside
+from .metrics import metrics, small
 from .settings import GRID, PATCH
 
 PAGE = "et"  # the page's player (ui.widgets.player) and its keys
@@ -75,39 +76,16 @@ def frame(run: Run, model, c) -> None:
     if presenter():  # above the player on a screen of its own; below the pictures here
         explain.lede()
         hidden_note(c.mask, model.cfg)
-    m = st.columns(4)
-    m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}", delta=since_start(mse, t),
-                delta_color="inverse")
-    m[1].metric("Mean-fill MSE", f"{run.yardstick:.4f}")
-    m[2].metric("Device", c.device.upper())
-    m[3].metric("Completion took", f"{run.seconds * 1000:.0f} ms")
+    metrics(run, c.device, t)
     curves(out, mse, run.yardstick, t)
     st.caption(settled(out, mse, model.cfg.steps, explain.start_picture(model.cfg)))
     if energy_rises(out.energies, rtol=ROUNDING).size:
         st.warning("The energy rose at some step for this image: the step size is too large "
                    "for it.")
+    inside.section(run, model, c, t)
     spectrum = cache.spectrum(c.device, c.name, run.key, t, out.tokens[t])
     why_it_falls(out, spectrum, float(model.model.ln_gamma), model.cfg, t)
     widgets.stop_if_done(PAGE, t, T)
-
-
-def small(x: float, signed: bool = False) -> str:
-    """A change that can be far below 1e-4 (a state at rest) reads as a number, not 0.0000."""
-    if x == 0:
-        return "0"
-    if abs(x) < 1e-3:
-        return f"{x:+.1e}" if signed else f"{x:.1e}"
-    return f"{x:+.5f}" if signed else f"{x:.4f}"
-
-
-def since_start(mse: np.ndarray, t: int) -> str | None:
-    """The error's change from step 0 to step t, in per cent of step 0's, for the metric's
-    delta (None, no arrow, at step 0, when step 0's error is 0 or when nothing changed)."""
-    if t == 0 or mse[0] <= 0 or mse[t] == mse[0]:
-        return None
-    pct = 100 * (mse[t] / mse[0] - 1)
-    digits = ".1f" if abs(pct) >= 0.1 else ".2f" if abs(pct) >= 0.01 else ".1e"
-    return f"{pct:+{digits}} % since step 0"
 
 
 def rate_noise(rates: np.ndarray) -> float:

@@ -84,4 +84,7 @@ SETTINGS = Settings("energy_transformer", [
                 "photo with the default mask), or from the mask token alone, as in "
                 "the paper, so that the descent draws the whole hole (two trained models)."),
     Custom("device", "Device", "auto", read_device, str, max_len=8),
+    Int("query", "Patch to look from", GRID * (GRID // 2 - 1) + GRID // 2 - 1, 0, GRID * GRID - 1,
+        widget="number", help="The patch whose attention the page draws, counted row by row "
+                              "from 0 at the top left: click one on the picture to choose it."),
 ])

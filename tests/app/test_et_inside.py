@@ -1,0 +1,136 @@
+"""The Energy Transformer page's look inside the model (ui/energy_transformer/inside.py): PSNR
+beside MSE, the patch to look from chosen on a grid over the picture and carried by the link,
+each head's sentence and chart against hopfield_core.et.inspect and hopfield_core.modern, and
+the most used memories with the numbers under them."""
+import json
+
+import numpy as np
+import pytest
+from tests.app.conftest import open_app
+from tests.app.test_attention_page import array
+from tests.app.test_pattern_editor import click, grid_sent
+
+from hopfield_core.et import load_pretrained
+from hopfield_core.et.checkpoint import MODELS
+from hopfield_core.et.inspect import (attention, memory_patches, memory_use, psnr, roughness,
+                                      top_memories)
+from hopfield_core.et.masks import masked_patch_mse, random_mask
+from hopfield_core.modern import k90
+from hopfield_core.presets import preset_image
+from ui.energy_transformer import inside
+from ui.energy_transformer.settings import GRID, PATCH, SIZE
+
+
+@pytest.fixture(scope="module")
+def et():
+    return load_pretrained("cpu")
+
+
+def metric(at, label: str):
+    return next(m for m in at.metric if m.label == label)
+
+
+def attention_chart(at) -> dict:
+    return json.loads(next(c for c in at.get("plotly_chart") if "et_attention" in c.proto.id).proto.spec)
+
+
+def head_lines(at) -> list[str]:
+    return [line[2:] for m in at.markdown if m.value.startswith("**Patch ")
+            for line in m.value.split("\n") if line.startswith("- ")]
+
+
+def test_psnr_sits_beside_the_mse_and_follows_the_step(et):
+    at = open_app("energy_transformer")
+    img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
+    ref = et.complete(img, mask)
+    mse = [masked_patch_mse(f, img, mask, PATCH) for f in ref.frames]
+    assert metric(at, "PSNR, ET").value == f"{psnr(mse[0]):.2f} dB"
+    assert not metric(at, "PSNR, ET").delta  # step 0: nothing to compare with
+    at.button(key="et_run_all").click().run()
+    shown = metric(at, "PSNR, ET")
+    assert shown.value == f"{psnr(mse[-1]):.2f} dB"
+    assert shown.delta.endswith(" dB since step 0")
+    assert float(shown.delta.split()[0]) == pytest.approx(psnr(mse[-1]) - psnr(mse[0]), rel=0.05)
+    assert not at.exception
+
+
+def test_each_heads_sentence_and_chart_are_the_attention_of_the_chosen_patch(et):
+    at = open_app("energy_transformer")
+    at.button(key="et_run_all").click().run()
+    img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
+    ref = et.complete(img, mask)
+    T = len(ref.energies) - 1
+    q = 27  # the default: row 3, column 3, hidden under the default mask
+    assert mask.flat[q]
+    a = attention(et.model, ref.tokens, q)[T]  # (H, N)
+    spec = attention_chart(at)
+    heat = [tr for tr in spec["data"] if tr["type"] == "heatmap"]
+    assert len(heat) == et.cfg.heads
+    for h, tr in enumerate(heat):
+        z = array(tr["z"])
+        np.testing.assert_allclose(z.ravel(), 100 * a[h], rtol=1e-5, atol=1e-6)
+    assert f"row 3, column 3) looks, step {T}" in spec["layout"]["title"]["text"].replace("<br>", " ")
+    lines = head_lines(at)
+    assert len(lines) == et.cfg.heads
+    shown = ~mask.ravel()
+    for h, line in enumerate(lines):
+        keys = np.delete(a[h], q)
+        top = int(np.argmax(a[h]))
+        assert f"90 % of its weight on {k90(keys)} of {GRID * GRID - 1} patches" in line
+        assert f"the most ({100 * a[h, top]:.0f} %) on {inside.place(top)}" in line
+        assert f"{100 * a[h][shown].sum():.0f} % on the shown patches" in line
+    assert any(m.value.startswith("**Patch row 3, column 3** (hidden)") for m in at.markdown)
+    assert not at.exception
+
+
+def test_a_patch_clicked_on_the_picture_is_looked_from_and_the_link_carries_it(et):
+    at = open_app("energy_transformer")
+    at.session_state[inside.QUERY_GRID] = click(0, 6, 1)  # row 0, column 6: shown by the mask
+    at.run()
+    assert at.query_params["query"] in ("6", ["6"])
+    sent = grid_sent(at, inside.QUERY_GRID)
+    assert sent["label"].endswith("row 0, column 6") and sent["words"][0] == "the patch looked from"
+    cells = sent["cells"]
+    assert cells[6] == "0" and cells.count("0") == 1  # the chosen patch, and only it
+    assert any(m.value.startswith("**Patch row 0, column 6** (shown, so its token does not move)")
+               for m in at.markdown)
+    again = open_app("energy_transformer", {"query": "6"})
+    assert any(m.value.startswith("**Patch row 0, column 6**") for m in again.markdown)
+    bad = open_app("energy_transformer", {"query": "640"})  # past the grid: the last patch, said
+    assert any(m.value.startswith("**Patch row 7, column 7**") for m in bad.markdown)
+    assert any("query = `640`" in w.value and "using 63" in w.value for w in bad.warning)
+    assert not at.exception and not bad.exception
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_the_most_used_memories_and_what_the_caption_says(name):
+    et = load_pretrained("cpu", MODELS[name])
+    at = open_app("energy_transformer", {"start": name})
+    at.button(key="et_run_all").click().run()
+    img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
+    ref = et.complete(img, mask)
+    use = memory_use(et.model, ref.tokens)[-1]
+    order, shares = top_memories(use, inside.TOP)
+    half = int(np.searchsorted(np.cumsum(np.sort(use)[::-1]), use.sum() / 2) + 1)
+    assert np.cumsum(np.sort(use)[::-1])[half - 1] >= use.sum() / 2 > (
+        np.cumsum(np.sort(use)[::-1])[half - 2] if half > 1 else 0)
+    want = inside.memory_words(shares, half, GRID * GRID,
+                               roughness(memory_patches(et.model, order)),
+                               roughness(inside.patches_of(img)))
+    assert want in [c.value for c in at.caption]
+    assert f"holds {100 * shares[0]:.1f} % of it" in want and f"{half} memories to make half" in want
+    block = next(b for b in at.get("flex_container") if b.proto.id.endswith("-et_memories"))
+    image = next(e for e in block.children.values() if e.type == "image").proto.imgs[0]
+    assert image.alt.startswith(f"The {inside.TOP} most used of the model's {et.cfg.memories}")
+    assert not at.exception
+
+
+def test_patches_of_is_the_models_patch_order():
+    img = np.random.default_rng(0).random((SIZE, SIZE, 3))
+    import torch
+
+    from hopfield_core.et.model import patchify
+
+    got = inside.patches_of(img).reshape(GRID * GRID, -1)
+    want = patchify(torch.from_numpy(img)[None], PATCH)[0].numpy()
+    np.testing.assert_array_equal(got, want)
