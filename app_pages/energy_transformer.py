@@ -30,7 +30,7 @@ def live() -> str:
 
 def main() -> None:
     name = live()
-    explain.explain(CONFIGS[name])  # below the live figure, whatever happened above
+    explain.explain(CONFIGS[name], name)  # below the live figure, whatever happened above
 
 
 main()

@@ -74,6 +74,17 @@ def shipped_config(directory: Path = ASSET_DIR) -> ETConfig:
         return ETConfig()
 
 
+def shipped_eval(directory: Path = ASSET_DIR) -> dict:
+    """The held-out evaluation a checkpoint's card reports (config.json's "eval": masked-patch
+    MSE of the ET, its start and the baselines; tests/core/test_et_shipped.py re-measures it),
+    or {} when the file is missing or damaged."""
+    try:
+        found = json.loads((Path(directory) / CONFIG).read_text())["eval"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> EnergyTransformer:
     """Load and verify a checkpoint; raises CheckpointError with a clear message."""
     from safetensors import SafetensorError

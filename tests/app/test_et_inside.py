@@ -134,3 +134,24 @@ def test_patches_of_is_the_models_patch_order():
     got = inside.patches_of(img).reshape(GRID * GRID, -1)
     want = patchify(torch.from_numpy(img)[None], PATCH)[0].numpy()
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_the_page_says_what_the_descent_does_on_held_out_photos_from_the_card(name):
+    """The sentence's figures are the card's (config.json "eval", which test_et_shipped.py
+    re-measures); what it says of the descent follows from them."""
+    from hopfield_core.et.checkpoint import shipped_config, shipped_eval
+    from ui.energy_transformer.explain import held_out_words
+
+    ev = shipped_eval(MODELS[name])
+    at = open_app("energy_transformer", {"start": name})
+    said = held_out_words(shipped_config(MODELS[name]), ev)
+    assert said in [m.value for m in at.markdown]
+    assert f"{ev['et_mse'] / ev['mean_fill_mse']:.2f} x the mean fill's" in said
+    assert f"{ev['et_mse'] / ev['biharmonic_mse']:.2f} x biharmonic inpainting's" in said
+    if name == "harmonic":
+        assert f"by only {100 * (1 - ev['et_mse'] / ev['harmonic_mse']):.1f} % overall" in said
+    else:
+        assert ("behind that classical method" in said) == (ev["et_mse"] > ev["biharmonic_mse"])
+    assert held_out_words(shipped_config(MODELS[name]), {}) == ""  # no card, no claim
+    assert held_out_words(shipped_config(MODELS[name]), {**ev, "et_mse": "junk"}) == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hopfield_core.et.checkpoint import MODELS, shipped_config
+from hopfield_core.et.checkpoint import MODELS, shipped_config, shipped_eval
 from hopfield_core.et.masks import random_mask
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import photo_names
@@ -16,6 +16,7 @@ from ..settings import Settings
 
 SHIPPED = shipped_config()  # the default model's sizes and dynamics, from assets/et/config.json
 CONFIGS = {name: shipped_config(folder) for name, folder in MODELS.items()}
+EVALS = {name: shipped_eval(folder) for name, folder in MODELS.items()}  # the cards' held-out figures
 MODEL_NAMES = {"harmonic": "harmonic fill, refined (this project)",
                "paper": "mask token, drawn by the descent (the paper)"}
 SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
