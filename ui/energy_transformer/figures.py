@@ -108,7 +108,7 @@ def attention(weights: np.ndarray, mask: np.ndarray, query: int, t: int) -> go.F
         shapes.append(dict(type="rect", xref=f"x{sfx}", yref=f"y{sfx}", x0=qc - 0.5, x1=qc + 0.5,
                            y0=qr - 0.5, y1=qr + 0.5, line=dict(color=RED, width=3)))
     axis = dict(range=[-0.5, G - 0.5], showticklabels=False, showgrid=False, zeroline=False,
-                constrain="domain")
+                showline=False, ticks="", constrain="domain")
     lay = panel_axes(H, 0.03, x=axis, y={**axis, "autorange": "reversed"},
                      titles=[f"head {h + 1}" for h in range(H)])
     for h in range(H):

@@ -93,6 +93,8 @@ def attention_part(model, tokens: np.ndarray, mask: np.ndarray, image: np.ndarra
     with memory_gate.reserve(inspect_bytes(model.cfg, 1)):  # ui/memory_gate.py
         a = attention(model.model, tokens[[t]], q)[0]  # (H, N)
     live(right, et_figures.attention(a, mask, q, t), "et_attention", PAGE, config=NO_BAR)
+    right.caption("Colour: the share of the head's attention on each patch, in per cent. Dots "
+                  "mark the hidden patches; the red square is the patch looked from.")
     status = "hidden" if mask.flat[q] else (
         "shown, so its token does not move" if model.cfg.clamp_visible else "shown")
     st.markdown(f"**Patch {place(q)}** ({status}), at step {t}:\n\n" + "\n".join(
