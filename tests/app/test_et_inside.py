@@ -60,7 +60,7 @@ def test_each_heads_sentence_and_chart_are_the_attention_of_the_chosen_patch(et)
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     ref = et.complete(img, mask)
     T = len(ref.energies) - 1
-    q = 27  # the default: row 3, column 3, hidden under the default mask
+    q = 27  # the default: row 4, column 4 (counted from 1), hidden under the default mask
     assert mask.flat[q]
     a = attention(et.model, ref.tokens, q)[T]  # (H, N)
     spec = attention_chart(at)
@@ -69,7 +69,7 @@ def test_each_heads_sentence_and_chart_are_the_attention_of_the_chosen_patch(et)
     for h, tr in enumerate(heat):
         z = array(tr["z"])
         np.testing.assert_allclose(z.ravel(), 100 * a[h], rtol=1e-5, atol=1e-6)
-    assert f"row 3, column 3) looks, step {T}" in spec["layout"]["title"]["text"].replace("<br>", " ")
+    assert f"row 4, column 4) looks, step {T}" in spec["layout"]["title"]["text"].replace("<br>", " ")
     lines = head_lines(at)
     assert len(lines) == et.cfg.heads
     shown = ~mask.ravel()
@@ -79,25 +79,25 @@ def test_each_heads_sentence_and_chart_are_the_attention_of_the_chosen_patch(et)
         assert f"90 % of its weight on {k90(keys)} of {GRID * GRID - 1} patches" in line
         assert f"the most ({100 * a[h, top]:.0f} %) on {inside.place(top)}" in line
         assert f"{100 * a[h][shown].sum():.0f} % on the shown patches" in line
-    assert any(m.value.startswith("**Patch row 3, column 3** (hidden)") for m in at.markdown)
+    assert any(m.value.startswith("**Patch row 4, column 4** (hidden)") for m in at.markdown)
     assert not at.exception
 
 
 def test_a_patch_clicked_on_the_picture_is_looked_from_and_the_link_carries_it(et):
     at = open_app("energy_transformer")
-    at.session_state[inside.QUERY_GRID] = click(0, 6, 1)  # row 0, column 6: shown by the mask
+    at.session_state[inside.QUERY_GRID] = click(0, 6, 1)  # row 1, column 7: shown by the mask
     at.run()
     assert at.query_params["query"] in ("6", ["6"])
     sent = grid_sent(at, inside.QUERY_GRID)
-    assert sent["label"].endswith("row 0, column 6") and sent["words"][0] == "the patch looked from"
+    assert sent["label"].endswith("row 1, column 7") and sent["words"][0] == "the patch looked from"
     cells = sent["cells"]
     assert cells[6] == "0" and cells.count("0") == 1  # the chosen patch, and only it
-    assert any(m.value.startswith("**Patch row 0, column 6** (shown, so its token does not move)")
+    assert any(m.value.startswith("**Patch row 1, column 7** (shown, so its token does not move)")
                for m in at.markdown)
     again = open_app("energy_transformer", {"query": "6"})
-    assert any(m.value.startswith("**Patch row 0, column 6**") for m in again.markdown)
+    assert any(m.value.startswith("**Patch row 1, column 7**") for m in again.markdown)
     bad = open_app("energy_transformer", {"query": "640"})  # past the grid: the last patch, said
-    assert any(m.value.startswith("**Patch row 7, column 7**") for m in bad.markdown)
+    assert any(m.value.startswith("**Patch row 8, column 8**") for m in bad.markdown)
     assert any("query = `640`" in w.value and "using 63" in w.value for w in bad.warning)
     assert not at.exception and not bad.exception
 

@@ -59,3 +59,31 @@ def test_hide_a_patch_with_the_arrow_keys_and_space(page, server):
     assert grid.locator('[role="gridcell"]').nth(7).get_attribute("aria-label") \
         == "row 1, column 8, hidden"
     assert_healthy(page)
+
+
+QUERY_SEL = '[role="grid"][aria-label^="Patch to look from"]'
+
+
+def test_look_from_a_patch_clicked_or_chosen_from_the_keyboard(page, server):
+    """Inside the model: a click on the picture's patch chooses where the attention chart looks
+    from; the chart's title, the sentences and the link follow; Space on the cursor does too."""
+    goto(page, server, "energy_transformer")
+    grid = page.locator(QUERY_SEL)
+    grid.scroll_into_view_if_needed()
+    assert grid.get_attribute("aria-label").endswith("row 4, column 4")
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 6.5 / GRID, box["y"] + box["height"] * 1.5 / GRID)
+    applied(page)
+    page.wait_for_function("() => document.body.innerText.includes('Patch row 2, column 7')")
+    assert parse_qs(urlparse(page.url).query)["query"] == [str(GRID + 6)]
+    assert page.locator(QUERY_SEL).get_attribute("aria-label").endswith("row 2, column 7")
+    page.wait_for_function("() => [...document.querySelectorAll('.gtitle')].some(t => "
+                           "t.textContent.includes('column 7) looks'))", timeout=10_000)
+    # keyboard: the cursor sits on the cell clicked; one step left and Space chooses it
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    applied(page)
+    page.wait_for_function("() => document.body.innerText.includes('Patch row 2, column 6')")
+    assert parse_qs(urlparse(page.url).query)["query"] == [str(GRID + 5)]
+    shot(page, "energy_transformer_look_from")
+    assert_healthy(page)

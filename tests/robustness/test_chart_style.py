@@ -88,6 +88,8 @@ BUILDERS = {
     "f_et.energy": (lambda: f_et.energy(E, 0), {"xaxis": (0, T)}),
     "f_et.error": (lambda: f_et.error(RNG.random(T + 1), 0.5, T), {"xaxis": (0, T)}),
     "f_et.parts": (lambda: f_et.parts(E, 2 * E, 5), {"xaxis": (0, T)}),
+    "f_et.attention": (lambda: f_et.attention(RNG.dirichlet(np.ones(64), 4), RNG.random((8, 8)) < 0.5,
+                                              27, 3), {}),
     "f_et.rate": (lambda: f_et.rate(-np.logspace(2, -3, 9), np.cumsum(-np.logspace(2, -3, 9)), 0.1, 8),
                   {"xaxis": (0, 8)}),
     "f_exp.cloud": (lambda: f_exp.cloud(RNG.normal(size=(12, 3)), "c", "red"), {}),

@@ -87,18 +87,20 @@ def rate(rates: np.ndarray, E: np.ndarray, alpha: float, t: int) -> go.Figure:
 
 def attention(weights: np.ndarray, mask: np.ndarray, query: int, t: int) -> go.Figure:
     """What patch `query` attends to at step t in each head: weights (H, N) over the G x G grid
-    of keys (row down, column across), one panel a head on one colour scale, the query's patch
-    outlined and the hidden patches marked with a dot."""
+    of keys (row down, column across, counted from 1 as the page's grids name them), one panel a
+    head on one colour scale, the query's patch outlined and the hidden patches marked with a dot."""
     H, N = weights.shape
     G = int(round(N ** 0.5))
     top = float(weights.max()) or 1.0
     hr, hc = np.nonzero(np.asarray(mask, dtype=bool))
-    qr, qc = divmod(int(query), G)
+    hr, hc = hr + 1, hc + 1
+    qr, qc = (v + 1 for v in divmod(int(query), G))
+    at = np.arange(1, G + 1)
     data, shapes = [], []
     for h in range(H):
         sfx = "" if h == 0 else str(h + 1)
         data.append(go.Heatmap(
-            z=weights[h].reshape(G, G) * 100, x=np.arange(G), y=np.arange(G), zmin=0,
+            z=weights[h].reshape(G, G) * 100, x=at, y=at, zmin=0,
             zmax=top * 100, colorscale="Viridis", showscale=h == H - 1, xaxis=f"x{sfx}",
             yaxis=f"y{sfx}", colorbar=dict(thickness=12, title=dict(text="%")),
             hovertemplate=f"head {h + 1}, row %{{y}}, column %{{x}}: %{{z:.1f}} %<extra></extra>"))
@@ -107,7 +109,7 @@ def attention(weights: np.ndarray, mask: np.ndarray, query: int, t: int) -> go.F
                                marker=dict(size=4, color="white", line=dict(color="black", width=1))))
         shapes.append(dict(type="rect", xref=f"x{sfx}", yref=f"y{sfx}", x0=qc - 0.5, x1=qc + 0.5,
                            y0=qr - 0.5, y1=qr + 0.5, line=dict(color=RED, width=3)))
-    axis = dict(range=[-0.5, G - 0.5], showticklabels=False, showgrid=False, zeroline=False,
+    axis = dict(range=[0.5, G + 0.5], showticklabels=False, showgrid=False, zeroline=False,
                 showline=False, ticks="", constrain="domain")
     lay = panel_axes(H, 0.03, x=axis, y={**axis, "autorange": "reversed"},
                      titles=[f"head {h + 1}" for h in range(H)])

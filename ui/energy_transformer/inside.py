@@ -32,16 +32,20 @@ KINDS = {"single": "retrieves one patch", "metastable": "averages over a subset 
 
 
 def place(q: int) -> str:
+    """Patch q (row by row from 0) as the grid names it: rows and columns counted from 1."""
     r, c = divmod(int(q), GRID)
-    return f"row {r}, column {c}"
+    return f"row {r + 1}, column {c + 1}"
 
 
 def apply_query_edits() -> None:
-    """The patch clicked (or chosen from the keyboard) on the picture since the last run."""
+    """The patch clicked (or chosen from the keyboard) on the picture since the last run. The
+    picture is drawn in the player's fragment, whose reruns leave the address bar alone: a new
+    choice reruns the whole page, so that the link carries it."""
     edits = new_edits(QUERY_GRID, GRID)
     if edits:
         r, c, _, _ = edits[-1]
         SETTINGS.assign("query", r * GRID + c)
+        st.rerun(scope="app")
 
 
 def outlined(picture: np.ndarray, q: int, scale: int) -> np.ndarray:
