@@ -1,6 +1,6 @@
 """The Energy Transformer page's live parts: the completion, and below the player the images,
-the numbers, the energy and the error against steps, and why the energy falls, on the live
-model."""
+the numbers, the energy and the error against steps, why the energy falls, on the live model,
+and a look inside it (inside.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -82,9 +82,9 @@ def frame(run: Run, model, c) -> None:
     if energy_rises(out.energies, rtol=ROUNDING).size:
         st.warning("The energy rose at some step for this image: the step size is too large "
                    "for it.")
-    inside.section(run, model, c, t)
     spectrum = cache.spectrum(c.device, c.name, run.key, t, out.tokens[t])
     why_it_falls(out, spectrum, float(model.model.ln_gamma), model.cfg, t)
+    inside.section(run, model, c, t)
     widgets.stop_if_done(PAGE, t, T)
 
 
