@@ -1,6 +1,27 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# Two pytest-xdist workers by default, a test file to each (--dist loadfile: a file's module
+# fixtures, its one server or its page loads measured once, stay in one process). Most of the
+# browser, server and deploy tests wait, so two overlap well even on two cores (CI: 25.8 min
+# serial). `-n 0` or `-p no:xdist` runs serially; `-n N` or `--dist ...` on the command line
+# win. Each worker starts its own servers on free ports and writes its own logs.
+WORKERS = 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if config.option.numprocesses is not None or config.option.collectonly \
+            or config.option.usepdb:
+        return
+    config.option.numprocesses = WORKERS
+    if config.option.dist == "no":
+        config.option.dist = "loadfile"
+
 
 # Deterministic property tests: the same examples on every machine and every run.
 settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None,
@@ -8,18 +29,21 @@ settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Uploads go to a throw-away folder, never the checkout's .uploads/: for the AppTests here and
-# for every server a test starts (they inherit the environment).
-if not os.environ.get("HOPFIELD_UPLOAD_DIR"):
+# for every server a test starts (they inherit the environment). An xdist worker inherits the
+# controller's folder (marked by _HOPFIELD_TEST_UPLOADS) and takes its own, as a serial run has.
+if not os.environ.get("HOPFIELD_UPLOAD_DIR") or (
+        os.environ.get("PYTEST_XDIST_WORKER")
+        and os.environ.get("_HOPFIELD_TEST_UPLOADS") == os.environ["HOPFIELD_UPLOAD_DIR"]):
     import tempfile
 
     os.environ["HOPFIELD_UPLOAD_DIR"] = tempfile.mkdtemp(prefix="hopfield-uploads-")
+    os.environ["_HOPFIELD_TEST_UPLOADS"] = os.environ["HOPFIELD_UPLOAD_DIR"]
 
 
 # The app gives torch and NumPy's BLAS one thread each for the whole process (ui/boot.py), which
 # is right for a server but would slow the tests that follow an AppTest: give them back.
 import importlib  # noqa: E402
 
-import pytest  # noqa: E402
 import torch  # noqa: E402
 from threadpoolctl import threadpool_info, threadpool_limits  # noqa: E402
 

@@ -45,7 +45,8 @@ def server():
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / "server.log", "w")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # each xdist worker has its own server
+    log = open(ARTIFACTS / (f"server-{worker}.log" if worker else "server.log"), "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -64,8 +65,12 @@ def server():
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(server):
+    """Chromium, one per test file (0.7 s to start): Playwright's sync API runs an asyncio loop
+    in this thread while it is open, so a session-long browser would break a later test of the
+    same process that runs its own loop (asyncio.run, a second sync_playwright), as in an xdist
+    worker that takes tests/deploy after an e2e file."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
