@@ -13,6 +13,7 @@ from pathlib import Path
 import torch
 
 from .config import ETConfig
+from ..safefiles import looks_like_pickle
 from .model import EnergyTransformer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -21,7 +22,6 @@ ASSET_DIR = REPO / "assets" / "et"
 # token alone, as in the paper, and draws the whole hole (each folder has its own card)
 MODELS = {"harmonic": ASSET_DIR, "paper": ASSET_DIR / "paper"}
 WEIGHTS, CONFIG, CARD = "model.safetensors", "config.json", "MODEL_CARD.md"
-_PICKLE_MAGIC = (b"\x80", b"PK\x03\x04")  # a raw pickle, or torch.save's zip archive
 
 
 class CheckpointError(ValueError):
@@ -102,9 +102,7 @@ def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> Ene
         expected = meta["sha256"]
     except (ValueError, KeyError, TypeError) as e:
         raise CheckpointError(f"{CONFIG} is damaged or not an ET config ({_reason(e)}).") from e
-    with open(w_path, "rb") as f:
-        head = f.read(4)
-    if head.startswith(_PICKLE_MAGIC):
+    if looks_like_pickle(w_path):  # a safetensors header's length may start with 0x80 too
         raise CheckpointError(f"{WEIGHTS} looks like a pickle (torch.save) file. Only "
                               "safetensors checkpoints are accepted: pickles can run code.")
     actual = sha256_file(w_path)

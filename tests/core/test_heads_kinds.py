@@ -1,0 +1,120 @@
+"""Attention weights, k90 and the three kinds of hopfield_core.heads against direct loops."""
+import math
+
+import numpy as np
+import pytest
+
+from hopfield_core.heads import kinds
+from hopfield_core.heads.analysis import analyse_layer, kinds_table, pooled, changed_share
+from tests.core.test_metastable import k90_by_counting
+
+
+def heads(seed, H=3, N=11, d=8, scale=1.0):
+    rng = np.random.default_rng(seed)
+    K = rng.normal(size=(H, N, d)) * scale * rng.uniform(0.2, 3, size=(H, 1, 1))
+    Q = rng.normal(size=(H, N, d)) * scale
+    return Q, K
+
+
+def softmax_direct(scores):
+    m = max(scores)
+    e = [math.exp(s - m) for s in scores]
+    t = math.fsum(e)
+    return [v / t for v in e]
+
+
+def kind_direct(k, N):
+    if k <= 2:
+        return "retrieval"
+    if k >= max(3, math.ceil(N / 2)):
+        return "global"
+    return "metastable"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_attention_and_k90_match_a_loop_per_query(seed):
+    Q, K = heads(seed, scale=1 + seed)
+    beta = 1 / math.sqrt(Q.shape[2])
+    P = kinds.attention_weights(Q, K, beta)
+    k = kinds.k90(P)
+    for h in range(Q.shape[0]):
+        for i in range(Q.shape[1]):
+            p = softmax_direct([beta * float(np.dot(Q[h, i], key)) for key in K[h]])
+            np.testing.assert_allclose(P[h, i], p, rtol=1e-12, atol=1e-15)
+            assert k[h, i] == k90_by_counting(p)
+
+
+def test_kind_codes_match_the_rule_for_every_k_and_N():
+    for N in range(1, 60):
+        ks = np.arange(2, 2 * N + 1) / 2  # every k90 and every median (half-integers)
+        got = kinds.kind_codes(ks, N)
+        assert [kinds.KINDS[c] for c in got] == [kind_direct(k, N) for k in ks]
+        assert kinds.kind_name(float(ks[0]), N) == kind_direct(ks[0], N)
+
+
+def test_the_rule_is_said_with_its_thresholds():
+    assert kinds.RETRIEVAL_MAX_K90 == 2 and kinds.GLOBAL_SHARE == 0.5
+    assert "k90 <= 2" in kinds.KIND_RULE and "N/2" in kinds.KIND_RULE
+    assert "median" in kinds.KIND_RULE
+
+
+def test_head_kind_is_the_kind_of_its_median_k90():
+    Q, K = heads(7, H=5, N=17, d=4, scale=2.0)
+    layer = analyse_layer(Q, K)
+    for h in range(5):
+        med = float(np.median(layer.one_step_k90[h]))
+        assert layer.one_step_head_k90[h] == med
+        assert kinds.KINDS[layer.one_step_head_kind[h]] == kind_direct(med, 17)
+        med = float(np.median(layer.fixed_k90[h]))
+        assert kinds.KINDS[layer.fixed_head_kind[h]] == kind_direct(med, 17)
+
+
+def three_kinds_layer(N=16, d=16):
+    """Head 0 retrieves (orthogonal long keys, each query its own key), head 1 averages
+    (every query zero: uniform weights), head 2 averages a cluster of 4 near-equal keys."""
+    eye = np.eye(N, d)
+    K = np.stack([20 * eye, eye, np.zeros((N, d))])
+    K[2, :4] = 20 * np.ones(d) / math.sqrt(d)
+    Q = np.stack([20 * eye, np.zeros((N, d)), np.tile(K[2, 0], (N, 1))])
+    return Q, K
+
+
+def test_three_kinds_appear_where_they_are_built():
+    Q, K = three_kinds_layer()
+    layer = analyse_layer(Q, K, beta=1.0)
+    assert [kinds.KINDS[c] for c in layer.one_step_head_kind] == ["retrieval", "global",
+                                                                    "metastable"]
+    assert layer.one_step_k90[2].tolist() == [4] * 16
+    table = kinds_table([layer, layer])
+    assert table.one_step.tolist() == [[1, 1, 1], [1, 1, 1]]
+    assert table.total_one_step.tolist() == [2, 2, 2]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_changed_share_matches_a_loop_over_pairs(seed):
+    Q, K = heads(seed, H=4, N=13, d=6, scale=1.5)
+    layer = analyse_layer(Q, K)
+    changed = sharper = 0
+    for h in range(4):
+        for i in range(13):
+            a, b = layer.one_step_k90[h, i], layer.fixed_k90[h, i]
+            if kind_direct(a, 13) != kind_direct(b, 13):
+                changed += 1
+                sharper += b < a
+    table = kinds_table([layer])
+    assert table.changed_share[0] == pytest.approx(changed / 52)
+    assert changed_share([layer]) == pytest.approx(changed / 52)
+    if changed:
+        assert table.sharper_share[0] == pytest.approx(sharper / changed)
+    assert table.one_step.sum() == table.fixed.sum() == 4
+
+
+def test_pooling_takes_the_median_over_every_input():
+    a = analyse_layer(*heads(1, H=2, N=9, d=4, scale=2.0))
+    b = analyse_layer(*heads(2, H=2, N=9, d=4, scale=2.0))
+    both = pooled([[a], [b]])[0]
+    for h in range(2):
+        want = np.median(np.concatenate([a.one_step_k90[h], b.one_step_k90[h]]))
+        assert both.one_step_head_k90[h] == want
+    with pytest.raises(ValueError, match="one length"):
+        pooled([[a], [analyse_layer(*heads(3, H=2, N=8, d=4))]])
