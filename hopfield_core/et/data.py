@@ -12,6 +12,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .natural import natural, occlude
 from .photos import HELD_OUT_PHOTOS
 
 
@@ -118,21 +119,42 @@ def procedural(size: int, gen: torch.Generator) -> torch.Tensor:
 
 
 class Sampler:
-    """Batches of S x S training images: photo crops (augmented) and procedural images."""
+    """Batches of S x S training images: photo crops (augmented) and procedural images; with
+    p_natural, that share of the procedural ones are natural-statistics images (dead leaves,
+    1/f noise: natural.py), and with p_occlude that share of the photo crops get shapes painted
+    over them. Both 0 (the default): the same stream of images as before they existed."""
 
-    def __init__(self, photos: list[torch.Tensor], size: int, seed: int, p_procedural: float = 0.3):
+    def __init__(self, photos: list[torch.Tensor], size: int, seed: int, p_procedural: float = 0.3,
+                 p_natural: float = 0.0, p_occlude: float = 0.0):
         self.photos, self.size, self.p = photos, size, p_procedural
+        self.p_natural, self.p_occlude = p_natural, p_occlude
         self.gen = torch.Generator().manual_seed(seed)
+        self.palette = _palette(photos, self.gen) if p_natural or p_occlude else None  # (M, 3)
 
     def batch(self, n: int) -> torch.Tensor:
         out = []
         for _ in range(n):
             if torch.rand((), generator=self.gen) < self.p:
-                out.append(procedural(self.size, self.gen))
+                if self.p_natural and torch.rand((), generator=self.gen) < self.p_natural:
+                    out.append(natural(self.size, self.gen, self.palette))
+                else:
+                    out.append(procedural(self.size, self.gen))
             else:
                 i = int(torch.randint(0, len(self.photos), (), generator=self.gen))
-                out.append(augment(random_crop(self.photos[i], self.size, self.gen), self.gen))
+                img = augment(random_crop(self.photos[i], self.size, self.gen), self.gen)
+                if self.p_occlude and torch.rand((), generator=self.gen) < self.p_occlude:
+                    img = occlude(img, self.gen, self.palette)
+                out.append(img)
         return torch.stack(out)  # (B, S, S, 3)
+
+
+def _palette(photos: list[torch.Tensor], gen: torch.Generator, per_photo: int = 256) -> torch.Tensor:
+    """(M, 3) colours of real pixels, per_photo drawn at random from each training photo."""
+    picks = []
+    for ph in photos:
+        flat = ph.reshape(-1, 3)
+        picks.append(flat[torch.randint(0, len(flat), (per_photo,), generator=gen)])
+    return torch.cat(picks)
 
 
 def held_out_set(size: int = 32, per_photo: int = 48, seed: int = 1234):
@@ -141,6 +163,29 @@ def held_out_set(size: int = 32, per_photo: int = 48, seed: int = 1234):
     gen = torch.Generator().manual_seed(seed)
     crops = [random_crop(p, size, gen) for p in load_photos(HELD_OUT_PHOTOS) for _ in range(per_photo)]
     return torch.stack(crops)
+
+
+def shape_masks(n: int, grid: int, gen: torch.Generator) -> torch.Tensor:
+    """(n, G*G) bool masks of other shapes than scattered patches, one kind per image: a
+    rectangle (2 to 3/4 G patches a side), half the image (a random side), or 2 to 4 small
+    rectangles (1 to G/2 a side). Each hides at least one patch and leaves one visible."""
+    out = torch.zeros(n, grid, grid, dtype=torch.bool)
+    r = lambda lo, hi: int(torch.randint(lo, hi + 1, (), generator=gen))  # noqa: E731
+    for i in range(n):
+        kind = r(0, 2)
+        if kind == 0:
+            h, w = r(2, 3 * grid // 4), r(2, 3 * grid // 4)
+            out[i, r(0, grid - h):, :][:h, r(0, grid - w):][:, :w] = True
+        elif kind == 1:
+            side, half = r(0, 3), grid // 2
+            region = [(slice(0, half), slice(None)), (slice(half, None), slice(None)),
+                      (slice(None), slice(0, half)), (slice(None), slice(half, None))][side]
+            out[i][region] = True
+        else:
+            for _ in range(r(2, 4)):
+                h, w = r(1, grid // 2), r(1, grid // 2)
+                out[i, r(0, grid - h):, :][:h, r(0, grid - w):][:, :w] = True
+    return out.reshape(n, grid * grid)
 
 
 def random_masks(n: int, n_patches: int, ratio: float, gen: torch.Generator) -> torch.Tensor:

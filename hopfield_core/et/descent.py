@@ -21,7 +21,7 @@ That is not -(dE/dg)^T M (dE/dg): M scales the part of dE/dg along u by
 weights, as the tokens settle s shrinks while dE/dg comes to point almost wholly along
 x - mean x (the energy would rescale the tokens, which the layer norm nearly ignores), so the
 added part is not negligible: at step 8 on the page's default image (coffee, half its patches
-hidden at random) it is about 5 % of -(dE/dg)^T M (dE/dg) over the hidden tokens for the
+hidden at random) it is about 4 % of -(dE/dg)^T M (dE/dg) over the hidden tokens for the
 paper-start model and about 97 % for the harmonic-start one (tests/core/test_et_descent.py).
 With cfg.clamp_visible, s is zero on the visible tokens.
 

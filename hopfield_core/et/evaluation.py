@@ -40,11 +40,36 @@ def evaluate(model: EnergyTransformer, images: torch.Tensor, masks: torch.Tensor
         last_move.append((decoded[-1] - decoded[-2]).abs().amax(dim=(1, 2, 3)).cpu())
         E = (e_att + e_hn).cpu()  # (steps_max+1, B)
         monotone.append((E[1:] <= E[:-1] + ROUNDING * E[:-1].abs()).all(dim=0))
-    curve = torch.cat(curves, dim=1).mean(dim=1)  # (steps_max+1,)
+    per_image = torch.cat(curves, dim=1)  # (steps_max+1, B)
+    curve = per_image.mean(dim=1)  # (steps_max+1,)
     return {"et_mse": float(curve[T]), "et_mse_4T": float(curve[min(4 * T, steps_max)]),
             "et_mse_100": float(curve[steps_max]), "mse_by_step": [round(float(v), 6) for v in curve],
             "last_step_max_pixel_change": float(torch.cat(last_move).max()),
-            "energy_falls_every_step": float(torch.cat(monotone).float().mean())}
+            "energy_falls_every_step": float(torch.cat(monotone).float().mean()),
+            **descent_share(per_image[0], per_image[T])}
+
+
+def descent_share(start: torch.Tensor, at_T: torch.Tensor, enough: float = 0.1) -> dict:
+    """How much of the completion the descent does, from each image's masked-patch error at
+    step 0 (start, (B,): the picture the descent starts from) and at T (at_T, (B,)):
+    start_mse (their mean), descent_share = 1 - mean(at_T) / mean(start), the mean of the
+    images' own shares, and the share of images whose own share is at least `enough`."""
+    own = 1 - at_T / start.clamp_min(1e-12)  # (B,)
+    return {"start_mse": float(start.mean()), "descent_share": float(1 - at_T.mean() / start.mean()),
+            "image_descent_share_mean": float(own.mean()),
+            "images_descent_at_least_10pct": float((own >= enough).float().mean())}
+
+
+def report(model: EnergyTransformer, images: torch.Tensor, masks: torch.Tensor,
+           device: torch.device, base: dict | None = None) -> dict:
+    """evaluate() with the yardsticks beside it: the baselines' errors (base, or measured here)
+    and the ET's error at T, 4 T and 100 steps as multiples of mean fill and of biharmonic."""
+    base = baselines(images, masks, model.cfg.patch_size) if base is None else base
+    ev = {**base, **evaluate(model, images, masks, device)}
+    for key in ("et_mse", "et_mse_4T", "et_mse_100", "start_mse"):
+        ev[f"{key}_vs_mean_fill"] = ev[key] / base["mean_fill_mse"]
+    ev["et_vs_biharmonic"] = ev["et_mse"] / base["biharmonic_mse"]
+    return ev
 
 
 def baselines(images: torch.Tensor, masks: torch.Tensor, p: int) -> dict:

@@ -25,7 +25,7 @@ import torch.distributed as dist
 from . import checkpoint
 from .complete import pick_device
 from .config import ETConfig
-from .data import Sampler, held_out_set, load_photos, random_masks
+from .data import Sampler, held_out_set, load_photos, random_masks, shape_masks
 from .evaluation import EVAL_RATIO, baselines, evaluate
 from .model import EnergyTransformer, patchify
 from .objective import FAR_GRAD_STEPS, FixedPointObjective, batch_loss
@@ -126,7 +126,8 @@ def build(args, cfg: ETConfig, init: EnergyTransformer | None, procs: Processes)
     net = torch.nn.parallel.DistributedDataParallel(objective) if procs.distributed else objective
     far_gen = torch.Generator().manual_seed(args.seed)  # the same far horizon on every rank
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    sampler = Sampler(load_photos(TRAIN_PHOTOS), cfg.image_size, seed=args.seed * 1000 + procs.rank)
+    sampler = Sampler(load_photos(TRAIN_PHOTOS), cfg.image_size, seed=args.seed * 1000 + procs.rank,
+                      p_procedural=args.procedural, p_natural=args.natural, p_occlude=args.occlude)
     mask_gen = torch.Generator().manual_seed(args.seed * 1000 + procs.rank + 1)
     return Run(model, net, opt, sampler, mask_gen, far_gen)
 
@@ -183,11 +184,15 @@ def train_step(args, cfg: ETConfig, run: Run, device: torch.device):
 
 
 def draw_batch(args, cfg: ETConfig, run: Run, device: torch.device):
-    """A batch's patches (B, N, P), hidden patches (B, N: 25 to 75 % of them), far horizon
+    """A batch's patches (B, N, P), hidden patches (B, N: 25 to 75 % of them at random, or
+    with --shape-masks some batches' rectangles and half images), far horizon
     (0: off) and number of steps (None: T), drawn in this order from the streams."""
     imgs = run.sampler.batch(args.batch_size).to(device)
     ratio = 0.25 + 0.5 * float(torch.rand((), generator=run.mask_gen))
-    mask = random_masks(len(imgs), cfg.n_patches, ratio, run.mask_gen).to(device)
+    mask = random_masks(len(imgs), cfg.n_patches, ratio, run.mask_gen)
+    if args.shape_masks and float(torch.rand((), generator=run.mask_gen)) < args.shape_masks:
+        mask = shape_masks(len(imgs), cfg.grid, run.mask_gen)
+    mask = mask.to(device)
     P = patchify(imgs, cfg.patch_size)
     far = 1 + int(torch.randint(0, args.far_max, (), generator=run.far_gen)) if args.far_max else 0
     steps = (cfg.steps + int(torch.randint(0, args.steps_max - cfg.steps + 1, (), generator=run.far_gen))
@@ -239,6 +244,8 @@ def training_record(args, cfg: ETConfig, procs: Processes, done: int, minutes: f
         "weight_decay": args.weight_decay, "energy_penalty": args.energy_penalty, "seed": args.seed,
         "settle_weight": args.settle_weight, "far_max": args.far_max, "far_weight": args.far_weight, "far_batch": args.far_batch, "path_weight": args.path_weight,
         "far_grad_steps": FAR_GRAD_STEPS, "steps_max": args.steps_max,
+        "procedural": args.procedural, "natural": args.natural, "occlude": args.occlude,
+        "shape_masks": args.shape_masks,
         "init": None if args.init is None else str(args.init),
         "train_photos": list(TRAIN_PHOTOS), "held_out_photos": list(HELD_OUT_PHOTOS),
         "held_out_crops": len(held.images), "eval_mask_ratio": EVAL_RATIO, "torch": torch.__version__},

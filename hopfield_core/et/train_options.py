@@ -43,6 +43,16 @@ def parser(description: str | None = None) -> argparse.ArgumentParser:
     ap.add_argument("--steps-max", type=int, default=0,
                     help="train each batch at a random number of steps between T and this "
                          "(all with gradient), so the answer must hold from T on; 0 = always T")
+    ap.add_argument("--procedural", type=float, default=0.3,
+                    help="share of the training images that are procedural, not photo crops")
+    ap.add_argument("--natural", type=float, default=0.0,
+                    help="share of the procedural images that are dead-leaves images or 1/f noise "
+                         "(natural.py) instead of the simple families")
+    ap.add_argument("--occlude", type=float, default=0.0,
+                    help="share of the photo crops with flat shapes painted over them")
+    ap.add_argument("--shape-masks", type=float, default=0.0,
+                    help="share of the batches whose masks are rectangles, half images or a few "
+                         "small rectangles (data.shape_masks) instead of scattered patches")
     ap.add_argument("--far-batch", type=int, default=16,
                     help="how many of each batch's images the fixed-point loss follows")
     ap.add_argument("--eval-every", type=int, default=250)

@@ -155,3 +155,15 @@ def test_the_page_says_what_the_descent_does_on_held_out_photos_from_the_card(na
         assert ("behind that classical method" in said) == (ev["et_mse"] > ev["biharmonic_mse"])
     assert held_out_words(shipped_config(MODELS[name]), {}) == ""  # no card, no claim
     assert held_out_words(shipped_config(MODELS[name]), {**ev, "et_mse": "junk"}) == ""
+
+
+def test_during_play_the_look_inside_waits_and_says_so():
+    at = open_app("energy_transformer")
+    assert any("et_attention" in c.proto.id for c in at.get("plotly_chart"))
+    at.session_state["et_playing"] = True  # what Play sets (ui.widgets.player)
+    at.run()
+    assert any(c.value.startswith("Playing: the look inside the model shows the step Play stops on")
+               for c in at.caption)
+    assert not any("et_attention" in c.proto.id for c in at.get("plotly_chart"))
+    assert not any(m.value.startswith("**Patch ") for m in at.markdown)
+    assert not at.exception

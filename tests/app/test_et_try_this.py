@@ -69,23 +69,23 @@ def test_harmonic_start_the_descent_does_not_help_on_rows_2_6_columns_2_6(models
 
 
 def test_paper_start_the_descent_draws_the_hole_on_rows_2_6_columns_2_6(models):
-    """'The masked-patch error falls at every step, from 0.1563 at step 0 ... to 0.0485 after
+    """'The masked-patch error falls at every step, from 0.1500 at step 0 ... to 0.0475 after
     step 8, below the mean fill's 0.0698; with Steps T at 100 the energy keeps falling and the
-    error creeps back up to 0.0497.'"""
+    error creeps back up to 0.0501.'"""
     text = explain.first_try(models["paper"].cfg)
     assert "set **Rows** and **Columns** to 2 – 6" in text
     e, energies, yardstick = run(models["paper"], (2, 6), (2, 6))
     assert np.all(np.diff(e[:9]) < 0)                       # "falls at every step"
-    assert f"{e[0]:.4f}" == "0.1563" and "from 0.1563 at step 0" in text
-    assert f"{e[8]:.4f}" == "0.0485" and "to 0.0485 after step 8" in text
+    assert f"{e[0]:.4f}" == "0.1500" and "from 0.1500 at step 0" in text
+    assert f"{e[8]:.4f}" == "0.0475" and "to 0.0475 after step 8" in text
     assert e[8] < yardstick and f"{yardstick:.4f}" == "0.0698" and "mean fill's 0.0698" in text
     assert falls(energies) and energies[100] < energies[8]  # "the energy keeps falling"
-    assert e[100] > e[8] and f"{e[100]:.4f}" == "0.0497" and "back up to 0.0497" in text
+    assert e[100] > e[8] and f"{e[100]:.4f}" == "0.0501" and "back up to 0.0501" in text
 
 
 @pytest.mark.parametrize("start, rows, cols, before, after, delta", [
     ("harmonic", "0,4", "3,5", "0.0256", "0.0240", "-6.1 % since step 0"),
-    ("paper", "2,6", "2,6", "0.1563", "0.0485", "-69.0 % since step 0"),
+    ("paper", "2,6", "2,6", "0.1500", "0.0475", "-68.3 % since step 0"),
 ])
 def test_the_page_shows_the_numbers_try_this_names(start, rows, cols, before, after, delta):
     at = open_app("energy_transformer", query={"start": start, "mask": "rectangle",
@@ -105,7 +105,7 @@ SHARES = np.round(np.arange(0.3, 0.9 + 1e-9, 0.05), 2)  # the Hidden share slide
 
 
 @pytest.mark.parametrize("start, low, high", [("harmonic", "0.018", "0.047"),
-                                              ("paper", "0.027", "0.058")])
+                                              ("paper", "0.026", "0.053")])
 def test_sliding_the_hidden_share_grows_the_ets_error_not_the_yardsticks(models, start, low, high):
     """'slide the hidden share from 0.3 to 0.9: the ET's error grows, with small dips, from
     0.018 to 0.047, while the mean-fill yardstick stays near 0.05 - 0.06: the ET's lead shrinks'

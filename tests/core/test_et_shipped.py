@@ -13,10 +13,10 @@ from hopfield_core.et import checkpoint
 from hopfield_core.et.evaluation import EVAL_RATIO, baselines, evaluate
 from hopfield_core.et.data import held_out_set, random_masks
 
-# Issue 10's goal: at most 0.4 x mean fill's error (2.5 x better). The default model is at 0.330
-# on these crops (its card); the paper-start model, shipped beside it to show an ET drawing a
-# whole hole, at 0.542. The bounds catch a retrained model that is clearly worse.
-MEAN_FILL_RATIO_AT_MOST = {"harmonic": 0.34, "paper": 0.56}
+# Issue 31's goal: at most 0.4 x mean fill's error, at rest. The default model is at 0.330 on
+# these crops (its card); the paper-start model, shipped beside it to show an ET drawing a whole
+# hole, at 0.489 (not reached: see its card). The bounds catch a retrained model that is worse.
+MEAN_FILL_RATIO_AT_MOST = {"harmonic": 0.34, "paper": 0.50}
 
 
 @pytest.fixture(scope="module", params=sorted(checkpoint.MODELS))
@@ -84,3 +84,26 @@ def test_the_shipped_models_share_the_page_s_picture_and_patch_size():
     sizes = {(checkpoint.shipped_config(d).image_size, checkpoint.shipped_config(d).patch_size)
              for d in checkpoint.MODELS.values()}
     assert len(sizes) == 1, sizes  # one mask grid and one link format for both
+
+
+@pytest.mark.parametrize("key", ["start_mse", "descent_share", "images_descent_at_least_10pct"])
+def test_the_cards_share_of_the_descent_is_what_a_fresh_evaluation_gives(scored, key):
+    """The cards (and the page, from them) say how much of the completion the descent does:
+    its start's error, the share it takes off, and on how many images it takes 10 % or more."""
+    _, _, ev, card = scored
+    assert ev[key] == pytest.approx(card["eval"][key], rel=0.01, abs=1e-6)
+
+
+def test_where_each_model_stands_against_issue_31s_numbers(scored):
+    """What the cards and the page say of issue 31's goals, measured afresh: the paper-start
+    model's descent does nearly all the work but it stays above 0.40 x mean fill; the default
+    stays near biharmonic inpainting (not 0.90 x or below) and its descent takes about 2 % off
+    its start, 10 % or more on few images. A retrained model that reaches a goal fails this test
+    until its card, the page and this test say so."""
+    name, _, ev, _ = scored
+    if name == "paper":
+        assert ev["descent_share"] > 0.8 and ev["images_descent_at_least_10pct"] == 1.0
+        assert ev["et_mse"] / ev["mean_fill_mse"] > 0.40
+    else:
+        assert 0.90 < ev["et_mse"] / ev["biharmonic_mse"] < 1.0
+        assert 0.0 < ev["descent_share"] < 0.10 and ev["images_descent_at_least_10pct"] < 0.5

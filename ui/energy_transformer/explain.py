@@ -159,16 +159,16 @@ def first_try(cfg: ETConfig) -> str:
             "energy, not always the error.\n")
     return ("- Keep *coffee* (a photo the model never saw), choose **rectangle** and set **Rows** "
             "and **Columns** to 2 – 6: press **Play** and watch the hole fill in while the "
-            "energy falls. The masked-patch error falls at every step, from 0.1563 at step 0 "
-            "(the decoder's reading of the mask tokens) to 0.0485 after step 8, below the mean "
+            "energy falls. The masked-patch error falls at every step, from 0.1500 at step 0 "
+            "(the decoder's reading of the mask tokens) to 0.0475 after step 8, below the mean "
             "fill's 0.0698; with **Steps T** at 100 the energy keeps falling and the error "
-            "creeps back up to 0.0497.\n")
+            "creeps back up to 0.0501.\n")
 
 
 def share_try(cfg: ETConfig) -> str:
     """The 'Try this' item on the hidden share: the ET's error after the trained steps at the
     two ends of the slide, on *coffee* at seed 0 (recomputed in tests/app/test_et_try_this.py)."""
-    low, high = ("0.018", "0.047") if cfg.start == "harmonic" else ("0.027", "0.058")
+    low, high = ("0.018", "0.047") if cfg.start == "harmonic" else ("0.026", "0.053")
     return ("- With a **random** mask, slide the hidden share from 0.3 to 0.9: the ET's error "
             f"grows, with small dips, from {low} to {high}, while the mean-fill yardstick stays "
             "near 0.05 – 0.06: the ET's lead shrinks as it has less to go on.\n")

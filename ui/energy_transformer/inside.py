@@ -16,6 +16,7 @@ from ..chart_numbers import show_columns
 from ..grid_editor import cell_grid, new_edits
 from ..live_charts import live, live_image
 from ..pictures import image_png
+from ..widgets import playing
 from . import figures as et_figures
 from .settings import GRID, PATCH, SETTINGS
 
@@ -157,7 +158,15 @@ def memory_words(shares: np.ndarray, half: int, tokens: int, rough_memories: flo
 
 
 def section(run, model, c, t: int) -> None:
-    """Where the chosen patch looks, and the memories used, at step t (run: sections.Run)."""
+    """Where the chosen patch looks, and the memories used, at step t (run: sections.Run).
+    While Play runs it waits (a sentence says so): it sits below the pictures and the curves
+    that Play animates, and every frame it skips is work the server and the browser are spared
+    for the class; it shows the step Play stops on, and every step Step or the scrub shows."""
+    if playing(PAGE):
+        st.header("Inside the model")
+        st.caption("Playing: the look inside the model shows the step Play stops on. Step and "
+                   "the scrub show it at any step.")
+        return
     st.header(f"Inside the model at step {t}")
     st.markdown(
         "Each step every hidden token moves along the pull of two energies. The attention "
