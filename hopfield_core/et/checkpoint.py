@@ -74,6 +74,21 @@ def shipped_config(directory: Path = ASSET_DIR) -> ETConfig:
         return ETConfig()
 
 
+def verify_weights(path: Path, expected, what: str = "the", advice: str = "") -> None:
+    """Refuse a weights file that is shaped as a pickle or whose sha256 is not `expected`
+    (CheckpointError, naming the file; `what` names its kind, `advice` what to do), before
+    anything reads it. Shared by every checkpoint of the core (the ET's, the digits ViT's)."""
+    path = Path(path)
+    if looks_like_pickle(path):  # a safetensors header's length may start with 0x80 too
+        raise CheckpointError(f"{path.name} looks like a pickle (torch.save) file. Only "
+                              "safetensors files are accepted: pickles can run code.")
+    actual = sha256_file(path)
+    if actual != expected:
+        raise CheckpointError(f"{path.name} does not match its recorded sha256 (expected "
+                              f"{str(expected)[:12]}..., found {actual[:12]}...): {what} file "
+                              f"is truncated, damaged or replaced.{advice}")
+
+
 def shipped_eval(directory: Path = ASSET_DIR) -> dict:
     """The held-out evaluation a checkpoint's card reports (config.json's "eval": masked-patch
     MSE of the ET, its start and the baselines; tests/core/test_et_shipped.py re-measures it),
@@ -102,14 +117,7 @@ def load(directory: Path = ASSET_DIR, device: str | torch.device = "cpu") -> Ene
         expected = meta["sha256"]
     except (ValueError, KeyError, TypeError) as e:
         raise CheckpointError(f"{CONFIG} is damaged or not an ET config ({_reason(e)}).") from e
-    if looks_like_pickle(w_path):  # a safetensors header's length may start with 0x80 too
-        raise CheckpointError(f"{WEIGHTS} looks like a pickle (torch.save) file. Only "
-                              "safetensors checkpoints are accepted: pickles can run code.")
-    actual = sha256_file(w_path)
-    if actual != expected:
-        raise CheckpointError(f"{WEIGHTS} does not match its recorded sha256 (expected "
-                              f"{expected[:12]}..., found {actual[:12]}...): the file is "
-                              "truncated, damaged or replaced.")
+    verify_weights(w_path, expected)
     try:
         state = load_file(str(w_path), device="cpu")
     except (SafetensorError, OSError, ValueError) as e:

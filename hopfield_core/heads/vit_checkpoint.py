@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..et.checkpoint import CheckpointError, sha256_file
-from ..safefiles import looks_like_pickle
+from ..et.checkpoint import CheckpointError, sha256_file, verify_weights
 from .vit import DigitsViT, ViTConfig
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,14 +65,7 @@ def shipped_meta(directory: Path = ASSET_DIR) -> dict:
 
 
 def _verified(path: Path, expected, what: str) -> None:
-    if looks_like_pickle(path):
-        raise CheckpointError(f"{path.name} looks like a pickle (torch.save) file. Only "
-                              "safetensors files are accepted: pickles can run code.")
-    actual = sha256_file(path)
-    if actual != expected:
-        raise CheckpointError(f"{path.name} does not match its recorded sha256 (expected "
-                              f"{str(expected)[:12]}..., found {actual[:12]}...): the {what} "
-                              f"file is truncated, damaged or replaced. Retrain with `{RETRAIN}`.")
+    verify_weights(path, expected, f"the {what}", f" Retrain with `{RETRAIN}`.")
 
 
 def _read(path: Path) -> dict:
