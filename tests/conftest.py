@@ -3,12 +3,12 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-# Two pytest-xdist workers by default, a test file to each (--dist loadfile: a file's module
-# fixtures, its one server or its page loads measured once, stay in one process). Most of the
-# browser, server and deploy tests wait, so two overlap well even on two cores (CI: 25.8 min
-# serial). `-n 0` or `-p no:xdist` runs serially; `-n N` or `--dist ...` on the command line
-# win. Each worker starts its own servers on free ports and writes its own logs.
-WORKERS = 2
+# Serial by default. HOPFIELD_TEST_WORKERS=2 runs two pytest-xdist workers, a test file to each
+# (--dist loadfile: a file's module fixtures stay in one process): 18 min instead of about 26 on
+# two cores, but there test_play_frames_e2e[energy_transformer] saw the charts shift under Play
+# (2 of 3 runs): not the default until that is understood. `-n N` on the command line wins.
+# Each worker starts its own servers on free ports and writes its own logs.
+WORKERS = int(os.environ.get("HOPFIELD_TEST_WORKERS") or 2)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -16,8 +16,8 @@ def pytest_cmdline_main(config):
     if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     if config.option.numprocesses is not None or config.option.collectonly \
-            or config.option.usepdb:
-        return
+            or config.option.usepdb or not os.environ.get("HOPFIELD_TEST_WORKERS"):
+        return  # serial unless asked: the Play frames test shifts under a second worker
     config.option.numprocesses = WORKERS
     if config.option.dist == "no":
         config.option.dist = "loadfile"

@@ -49,8 +49,7 @@ def test_psnr_sits_beside_the_mse_and_follows_the_step(et):
     at.button(key="et_run_all").click().run()
     shown = metric(at, "PSNR, ET")
     assert shown.value == f"{psnr(mse[-1]):.2f} dB"
-    assert shown.delta.endswith(" dB since step 0")
-    assert float(shown.delta.split()[0]) == pytest.approx(psnr(mse[-1]) - psnr(mse[0]), rel=0.05)
+    assert not shown.delta  # one delta a row (the MSE's): two wrap and shift the charts in Play
     assert not at.exception
 
 

@@ -15,7 +15,7 @@ def metrics(run, device: str, t: int) -> None:
     m = st.columns(5)
     m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}", delta=since_start(mse, t),
                 delta_color="inverse")
-    m[1].metric("PSNR, ET", decibels(mse[t]), delta=decibels_since_start(mse, t),
+    m[1].metric("PSNR, ET", decibels(mse[t]),  # no delta: a second one wraps in a fifth of a row
                 help="Peak signal-to-noise ratio of the hidden patches, 10 log10(1 / MSE) for "
                      "pixel values from 0 to 1: higher is better.")
     m[2].metric("Mean-fill MSE", f"{run.yardstick:.4f}", help=f"MSE of the yardstick, every hidden "
@@ -27,14 +27,6 @@ def metrics(run, device: str, t: int) -> None:
 def decibels(mse: float) -> str:
     value = psnr(mse)
     return "perfect" if value == float("inf") else f"{value:.2f} dB"
-
-
-def decibels_since_start(mse: np.ndarray, t: int) -> str | None:
-    """PSNR's change from step 0 to step t (None at step 0, for no change, or a perfect end)."""
-    if t == 0 or mse[0] <= 0 or mse[t] <= 0 or mse[t] == mse[0]:
-        return None
-    change = psnr(mse[t]) - psnr(mse[0])
-    return f"{change:+.2f} dB since step 0" if abs(change) >= 0.005 else f"{change:+.1e} dB since step 0"
 
 
 def small(x: float, signed: bool = False) -> str:
