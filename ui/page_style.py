@@ -18,7 +18,8 @@ from .shared_settings import LINK, PROJECTOR_HELP, presenter, projector
 # editable grid, a set of inputs, stays beside its neighbours) to get the whole width; a
 # sidebar image caption takes two lines, broken between words, never mid-word (a longer name
 # ends in an ellipsis; the remove button's tooltip names it in full), so the remove buttons
-# under a row line up
+# under a row line up; the player's slider and Play's progress bar take the same height (Play
+# moves nothing below them)
 PAGE_CSS = """
 <style>
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
@@ -49,6 +50,7 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
   [data-testid="stHorizontalBlock"]:has([data-testid="stPlotlyChart"]) > [data-testid="stColumn"]
     { flex: 1 1 100% !important; min-width: 100% !important; }
 }
+[class*="st-key-scrubber_"] { min-height: 2.5rem; justify-content: center; }
 [data-testid="stSidebar"] [data-testid="stImageCaption"] { height: 2.7em; line-height: 1.35em; overflow: hidden;
   display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; word-break: normal;
   overflow-wrap: normal; }

@@ -111,14 +111,17 @@ def player(page: str, T: int, run_key: str) -> int:
     row.markdown(f"**step {t} of {T}**", width="content")
     keyboard.help_popover(row, page)
     keyboard.keep_focus(row, page)  # Step off at the end: the focus goes to Reset, not the page
+    # the slider and Play's progress bar share a box as tall as the slider, so starting Play
+    # moves nothing below it (page_style.PAGE_CSS: st-key-scrubber_)
+    box = st.container(key=f"scrubber_{page}")
     if playing and T > 0:
         # no slider while playing: each timed rerun carries the browser's last slider value,
         # which lags the server's cursor, and its on_change would read as the user scrubbing
         # (and stop Play partway)
-        st.progress(t / T)
+        box.progress(t / T)
     elif T > 0:
         st.session_state[f"{page}_scrub"] = t
-        st.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",
+        box.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",
                   on_change=_scrubbed, args=(page,))
     return t
 

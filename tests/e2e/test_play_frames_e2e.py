@@ -22,6 +22,7 @@ INK = 30            # a pixel is ink when its R + G + B differ from white by mor
 BLANK = 0.2         # a chart with under this share of its ink at rest (before Play) is blank
 MIN_INK = 0.002     # ... and a chart with almost no ink at all (0.2 % of its box) always is
 WINDOW_S = 60       # the longest the sampling may take (a busy CI machine plays slowly)
+HEIGHT = 2400       # the window: the ET page's 8 charts and pictures all in it
 
 # every chart or picture of the main area: a live chart's stack of two places counts once
 CHART_BOXES = """() => [...document.querySelectorAll('[data-testid="stMain"] [class*="st-key-live_"],'
@@ -30,6 +31,9 @@ CHART_BOXES = """() => [...document.querySelectorAll('[data-testid="stMain"] [cl
   .map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })
   .filter(([x, y, w, h]) => w > 40 && h > 40 && y + h <= window.innerHeight)"""
 STEP = re.compile(r"step (\d+) of (\d+)")
+# alone on the machine (tests/conftest.py): beside a second test worker a chart was seen blank
+# for a few frames at the end of the sampling (not yet understood; tracked in the issue notes)
+pytestmark = pytest.mark.quiet
 
 PLAYS = [  # (address, charts at least: pictures and Plotly charts)
     ("learning", 3),                        # the plane, the NLL curves, the samples
@@ -83,6 +87,7 @@ def painted_frames(pg, boxes, width: int) -> tuple[list[list[float]], int, list[
 
 @pytest.mark.parametrize("address, at_least", PLAYS, ids=[a.split("?")[0] for a, _ in PLAYS])
 def test_play_shows_every_chart_in_every_frame(page, server, address, at_least):
+    page.set_viewport_size({"width": 1500, "height": HEIGHT})
     goto(page, server, address)
     page.wait_for_selector('[data-testid="stMain"] [data-testid="stPlotlyChart"] .main-svg',
                            timeout=60_000)

@@ -157,9 +157,10 @@ def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None
     _picture(fourth, "change", f"Change x{gain}" if t else "Change", change,
              f"What the steps changed since step 0, magnified {gain} times: grey is no change."
              if t else "Step 0: no change yet, all grey.", live=True)
-    fourth.caption(f"The change since step 0: grey is none; any other colour is what the descent "
-                   f"has added to or taken from each channel, magnified {gain} times." if t else
-                   "Step 0: nothing has changed yet, so all is grey.")
+    # one caption at every step (its gain is in the title): a caption that changed length
+    # would move every chart below it when Play leaves step 0
+    fourth.caption("The change since step 0: grey is none; any other colour is what the descent "
+                   "has added to or taken from each channel, magnified as its title says.")
 
 
 def pair():
