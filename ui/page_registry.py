@@ -52,6 +52,7 @@ PAGES = (
     PageInfo("capacity_lab", "Capacity lab", ":material/science:"),
     PageInfo("learning", "Learning the memories", ":material/school:"),
     PageInfo("attention_family", "Attention as an exponential family", ":material/functions:"),
+    PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:"),
 )
 
 

@@ -52,7 +52,7 @@ def valid_other_value(f):
         return "2" if f.default != 2 else "1"  # the default store holds 3 patterns
     if f.kind == "custom":
         return {"pts": "1,1;-1,1;0,-1.5", "hide": "f0f0f0f0f0f0f0f0", "img": None, "device": "cpu",
-                "q_flip": "1,5,9"}[f.key]
+                "q_flip": "1,5,9", "text": "Dogs chase cats in the garden.", "iteration": "3"}[f.key]
     if f.options:  # steps of a select_slider
         return f.shown(f.options[-1] if f.default != f.options[-1] else f.options[0])
     value = f.hi if f.default != f.hi else f.lo

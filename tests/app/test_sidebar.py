@@ -31,6 +31,7 @@ PANELS = {  # every page of the navigation (ui/page_registry.py): the panels it 
     "capacity_lab": set(),
     "learning": set(),  # the default section draws its own points; "images" uses the store
     "attention_family": {"store", "representation", "query"},
+    "transformer_heads": set(),  # its own inputs: a sentence or a held-out digit
 }
 
 

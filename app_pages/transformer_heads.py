@@ -1,0 +1,27 @@
+"""Inside a trained Transformer: its attention heads as modern Hopfield networks, and the three
+kinds of fixed points (Ramsauer et al. 2020). Layout only: the pieces are in
+ui/transformer_heads/."""
+import streamlit as st
+
+from ui.transformer_heads import cache, explain, head, sections
+from ui.transformer_heads.settings import SETTINGS
+
+
+def main() -> None:
+    SETTINGS.bind()
+    explain.intro()
+    model, why = sections.model_choice()
+    if why:
+        st.warning(why)
+    inp = sections.minilm_input() if model == "minilm" else sections.vit_input()
+    if inp is not None:
+        sections.head_map_section(inp)
+        view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")
+        if view == "head":
+            head.section(inp, inp.key)
+        else:
+            sections.model_section(inp)
+    explain.paper_and_here(*cache.shapes(), cache.tables())
+
+
+main()

@@ -1,0 +1,285 @@
+"""The page "Inside a trained Transformer" in AppTest: both models, the head map against the
+core, typed sentences and bad ones, the link, and the player's settling head."""
+import json
+
+import numpy as np
+import pytest
+
+from hopfield_core.heads import analysis, fixed_point, kinds, minilm, vit, vit_checkpoint
+from tests.app.conftest import open_app
+from tests.app.test_attention_page import array
+from tests.app.test_live_description import open_numbers
+from ui.transformer_heads import cache, explain, figures
+from ui.transformer_heads.settings import DEFAULT_TEXT, MAX_TEXT
+
+PAGE = "transformer_heads"
+TEXT_KEY = f"{PAGE}_text"
+
+
+def chart(at, key):
+    """The figure of the chart whose element key is `key` (a live chart: its top slot)."""
+    for c in at.get("plotly_chart"):
+        spec = json.loads(c.proto.spec)
+        if c.proto.id and key in c.proto.id:
+            return spec
+    raise AssertionError(f"no chart {key}")
+
+
+def head_map(at):
+    heat = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                if json.loads(c.proto.spec)["data"][0]["type"] == "heatmap")
+    return array(heat["data"][0]["z"]).astype(int)
+
+
+def core_heads(text=DEFAULT_TEXT):
+    return analysis.analyse_model(minilm.load().read(text).layer_heads())
+
+
+def tokens_shown(at):
+    return at.code[0].value
+
+
+def test_opens_on_the_minilm_with_the_kind_rule_and_the_papers_words():
+    at = open_app(PAGE)
+    assert at.get("plotly_chart") and not at.error
+    assert any(kinds.KIND_RULE in c.value for c in at.caption)
+    assert "[CLS]" in tokens_shown(at) and "1:the" in tokens_shown(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "BERT-base" in text and "MiniLM" in text and "digits ViT" in text
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_the_head_maps_kinds_are_the_cores(fixed):
+    at = open_app(PAGE, {"fixed": "1" if fixed else "0"})
+    heads = core_heads()
+    want = np.stack([a.fixed_head_kind if fixed else a.one_step_head_kind for a in heads])
+    np.testing.assert_array_equal(head_map(at), want)
+    counts = np.bincount(want.ravel(), minlength=3)
+    when = "at the fixed point" if fixed else "after one step"
+    assert any(f"On this input, {when}: {counts[0]} global, {counts[1]} metastable, "
+               f"{counts[2]} retrieval heads." in c.value for c in at.caption)
+
+
+def test_the_vit_opens_on_a_held_out_digit_and_its_map_is_the_cores():
+    at = open_app(PAGE, {"model": "vit", "digit": "7"})
+    images, labels, _ = vit_checkpoint.load_heldout()
+    heads = analysis.analyse_model(vit.layer_heads(vit_checkpoint.load(), images[7]))
+    np.testing.assert_array_equal(head_map(at), np.stack([a.one_step_head_kind for a in heads]))
+    assert head_map(at).shape == (4, 4)
+    assert any(f"Held-out digit 7: a {int(labels[7])}" == c.value for c in at.caption)
+
+
+def test_without_the_minilm_the_page_says_so_and_runs_on_the_vit(monkeypatch):
+    cache._minilm.clear()
+    monkeypatch.setattr(minilm, "PACKAGE", "no_such_minilm_package")
+    try:
+        at = open_app(PAGE)
+        assert any("The MiniLM model is not installed" in w.value and "digits ViT" in w.value
+                   for w in at.warning)
+        assert head_map(at).shape == (4, 4)  # the ViT's 4 layers x 4 heads
+        assert not at.text_area  # no sentence box: the ViT reads digits
+    finally:
+        cache._minilm.clear()
+
+
+def test_a_typed_sentence_changes_the_view_and_the_link():
+    at = open_app(PAGE)
+    before = head_map(at)
+    sentence = "Paris is the capital of France and Berlin is the capital of Germany."
+    at.text_area(key=TEXT_KEY).input(sentence).run()
+    assert not at.exception
+    assert "paris" in tokens_shown(at) and "germany" in tokens_shown(at)
+    after = head_map(at)
+    want = np.stack([a.one_step_head_kind for a in core_heads(sentence)])
+    np.testing.assert_array_equal(after, want)
+    assert at.query_params["text"] == sentence
+    assert not np.array_equal(before, after) or tokens_shown(at) != DEFAULT_TEXT
+
+
+BAD = {
+    "empty": ("", "the box is empty"),
+    "spaces only": ("   \n\t ", "the box is empty"),
+    # the box takes no more than MAX_TEXT (a browser stops typing there; AppTest refuses a
+    # longer value): 10,000 characters come by the link or are cut (the two tests below)
+    "the box's limit": ("word " * (MAX_TEXT // 5), f"at most {MAX_TEXT} characters"),
+    "control characters": ("bad\x00 text\x07 here\x1b", "control or format characters"),
+    "only control characters": ("\x00\x01\x02", "the box is empty"),
+    "emoji": ("I love it 😀🎉🚀", "are [UNK]"),
+    "only emoji": ("😀🎉", "are [UNK]"),
+    "right-to-left text": ("שלום עולם مرحبا بالعالم \u202eevil\u202c", "control or format"),
+    "markup": ("<b>bold</b> [link](http://example.org) **star** <script>x</script> $x^2$", None),
+    "many tokens": ("a " * 290, "longer than 128 tokens"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_input_gives_a_message_never_an_exception(name):
+    text, message = BAD[name]
+    at = open_app(PAGE)
+    at.text_area(key=TEXT_KEY).input(text).run()
+    assert not at.exception and not at.error
+    if message is not None:
+        assert any(message in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_markup_in_a_sentence_is_shown_as_plain_text():
+    at = open_app(PAGE)
+    at.text_area(key=TEXT_KEY).input("<b>bold</b> **star** [x](http://e.org)").run()
+    shown = tokens_shown(at)  # st.code: plain text, whatever it holds
+    assert "<" in shown and "*" in shown and "[" in shown
+    for m in at.markdown:  # no markdown element carries the user's markup
+        assert "<b>" not in m.value and "**star**" not in m.value
+
+
+def test_the_link_round_trips():
+    query = {"model": "minilm", "text": "Dogs chase cats in the garden every morning.",
+             "fixed": "1", "layer": "2", "head": "5", "token": "3", "view": "head",
+             "iteration": "2"}
+    at = open_app(PAGE, query)
+    assert at.text_area(key=TEXT_KEY).value == query["text"]
+    assert at.number_input(key=f"{PAGE}_layer").value == 2
+    assert at.number_input(key=f"{PAGE}_head").value == 5
+    assert at.number_input(key=f"{PAGE}_token").value == 3
+    assert at.toggle(key=f"{PAGE}_fixed").value
+    for k, v in query.items():
+        assert at.query_params[k] == v
+    assert "link_messages" not in at.session_state
+
+
+def test_a_link_with_10000_characters_is_refused_with_a_message():
+    at = open_app(PAGE, {"text": "word " * 2000})
+    assert not at.exception
+    assert any("is far too long" in w.value for w in at.warning)
+    assert at.text_area(key=TEXT_KEY).value == DEFAULT_TEXT
+
+
+def test_clean_text_cuts_long_text_and_drops_invisible_marks():
+    from ui.transformer_heads.sections import clean_text
+
+    text, notes = clean_text("x" * 10_000)
+    assert len(text) == MAX_TEXT and "Your text has 10,000 characters" in notes[0]
+    text, notes = clean_text("a\u202eb\x00c\nd")
+    assert text == "abc d" and "2 control or format characters" in notes[0]
+    assert clean_text("plain words") == ("plain words", [])
+
+
+def test_a_link_past_the_vits_size_is_kept_within_it():
+    at = open_app(PAGE, {"model": "vit", "layer": "5", "head": "11", "token": "100"})
+    assert not at.exception
+    assert at.number_input(key=f"{PAGE}_layer").value == 3
+    assert at.number_input(key=f"{PAGE}_head").value == 3
+    assert at.number_input(key=f"{PAGE}_token").value == 16
+
+
+def test_step_and_play_move_the_iteration_and_the_energy_falls():
+    at = open_app(PAGE, {"layer": "0", "head": "0", "token": "1"})
+    inp = cache.text_input(DEFAULT_TEXT)
+    run = fixed_point.settle(inp.layers[0][0][0, 1], inp.layers[0][1][0],
+                             analysis.default_beta(inp.d))
+    T = run.steps
+    assert T >= 2 and any(f"step 0 of {T}" in m.value for m in at.markdown)
+    E0 = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    assert len(E0) == 1
+    at.button(key=f"{PAGE}_step").click().run()
+    assert at.session_state[f"{PAGE}_t"] == 1
+    E1 = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    np.testing.assert_allclose(E1, run.energies[:2])
+    assert E1[1] <= E1[0]
+    bars = array(chart(at, f"{PAGE}_bars")["data"][0]["y"])
+    np.testing.assert_allclose(bars, run.extras["weights"][1])
+    at.button(key=f"{PAGE}_play").click().run()
+    assert at.session_state[f"{PAGE}_playing"]
+    for _ in range(T + 5):  # each rerun is one tick of the player
+        if not at.session_state[f"{PAGE}_playing"]:
+            break
+        at.run()
+    assert not at.session_state[f"{PAGE}_playing"] and at.session_state[f"{PAGE}_t"] == T
+    E = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    assert len(E) == T + 1 and np.all(np.diff(E) <= 1e-9)
+    k_first, k_last = kinds.k90(run.extras["weights"][0]), kinds.k90(run.extras["weights"][T])
+    assert any(f"k90 goes from {k_first} " in c.value and f"to {k_last} " in c.value
+               for c in at.caption)
+
+
+def test_the_whole_model_tables_are_the_cores():
+    at = open_app(PAGE, {"view": "model"})
+    heads = core_heads()
+    table = analysis.kinds_table(heads)
+    ours = at.dataframe[0].value
+    np.testing.assert_array_equal(ours["global, one step"].to_numpy(), table.one_step[:, 0])
+    np.testing.assert_array_equal(ours["retrieval, fixed point"].to_numpy(), table.fixed[:, 2])
+    held, share, n, _ = cache.heldout_table("minilm")
+    theirs = at.dataframe[1].value
+    np.testing.assert_array_equal(theirs["metastable, one step"].to_numpy(), held.one_step[:, 1])
+    assert any(f"{100 * share:.1f} % of (token, head) pairs change kind" in c.value
+               for c in at.caption)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{100 * share:.0f} % of (token, head) pairs change kind" in text
+
+
+def test_a_sentence_with_markup_stays_out_of_the_link_and_a_link_with_markup_is_refused():
+    at = open_app(PAGE)
+    at.text_area(key=TEXT_KEY).input("a <b>bold</b> claim").run()
+    assert "text" not in at.query_params
+    assert any("the page's link leaves it out" in c.value for c in at.caption)
+    at = open_app(PAGE, {"text": "see [this](http://evil.example)"})
+    assert any("The link sets text = " in w.value and "markup" not in w.value.split("`")[0]
+               for w in at.warning)
+    assert at.text_area(key=TEXT_KEY).value == DEFAULT_TEXT
+
+
+def test_the_bars_mark_the_k90_set_and_say_the_kind():
+    at = open_app(PAGE, {"layer": "3", "head": "7", "token": "5"})
+    inp = cache.text_input(DEFAULT_TEXT)
+    Q, K = inp.layers[3]
+    weights = kinds.attention_weights(Q[7, 5], K[7], analysis.default_beta(inp.d))
+    bars = chart(at, f"{PAGE}_bars")["data"][0]
+    np.testing.assert_allclose(array(bars["y"]), weights, rtol=1e-6)
+    blue = [c == figures.BLUE for c in bars["marker"]["color"]]
+    k = kinds.k90(weights)
+    assert sum(blue) == k  # the k90 set: the k largest weights
+    assert min(w for w, b in zip(weights, blue) if b) >= max([w for w, b in zip(weights, blue)
+                                                               if not b] or [0])
+    assert any(f"Query token 5: `{inp.tokens[5]}`" in c.value for c in at.caption)
+
+
+def test_the_papers_section_states_the_held_out_counts_computed_here():
+    at = open_app(PAGE)
+    text = " ".join(m.value for m in at.markdown)
+    for model, name in (("minilm", "MiniLM"), ("vit", "digits ViT")):
+        table, share, n, _ = cache.heldout_table(model)
+        g, m, r = table.total_one_step
+        assert f"**{name}**" in text and f"one step: {g} global, {m} metastable, {r} retrieval" in text
+        g, m, r = table.total_fixed
+        assert f"at the fixed point: {g} global, {m} metastable, {r} retrieval" in text
+        assert f"{100 * share:.0f} % of (token, head) pairs change kind" in text
+        assert f"{100 * explain.sharper_share(table):.0f} % of those get sharper" in text
+
+
+def test_the_sharper_share_is_that_of_all_changed_pairs():
+    heads = core_heads()
+    want = sum(int(a.sharper.sum()) for a in heads) / sum(int(a.changed.sum()) for a in heads)
+    assert explain.sharper_share(analysis.kinds_table(heads)) == pytest.approx(want)
+
+
+def test_the_players_step_is_in_the_link_both_ways():
+    at = open_app(PAGE, {"layer": "0", "head": "0", "token": "1", "iteration": "3"})
+    assert at.session_state[f"{PAGE}_t"] == 3 and any("step 3 of " in m.value for m in at.markdown)
+    assert len(array(chart(at, f"{PAGE}_energy")["data"][0]["y"])) == 4
+    at.button(key=f"{PAGE}_step").click().run()
+    assert at.query_params["iteration"] == "4"
+    at.number_input(key=f"{PAGE}_head").set_value(1).run()  # a new head starts at step 0
+    assert at.session_state[f"{PAGE}_t"] == 0 and at.query_params["iteration"] == "0"
+    at = open_app(PAGE, {"iteration": "200"})  # past the query's last step: its last step, said so
+    T = at.session_state[f"{PAGE}_t"]
+    assert any(f"past this query's last step, {T}" in c.value for c in at.caption)
+    at = open_app(PAGE, {"iteration": "-4"})
+    assert any("The link sets iteration = " in w.value for w in at.warning)
+    assert at.session_state[f"{PAGE}_t"] == 0
+
+
+def test_the_settling_heads_numbers_are_offered():
+    at = open_numbers(open_app(PAGE), f"{PAGE}_head_numbers")
+    inp = cache.text_input(DEFAULT_TEXT)
+    tables = [d.value for d in at.dataframe]
+    assert any(len(t) == inp.N for t in tables)  # a bar per token
