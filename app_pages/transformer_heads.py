@@ -13,15 +13,18 @@ def main() -> None:
     model, why = sections.model_choice()
     if why:
         st.warning(why)
-    inp = sections.minilm_input() if model == "minilm" else sections.vit_input()
+    source, heads = sections.top_places()
+    with source:
+        inp = sections.minilm_input() if model == "minilm" else sections.vit_input()
     if inp is not None:
-        sections.head_map_section(inp)
+        with heads:
+            sections.head_map_section(inp)
+        explain.lede_below()
         view = SETTINGS.show("view", label_visibility="collapsed", width="stretch")
         if view == "head":
             head.section(inp, inp.key)
         else:
             sections.model_section(inp)
     explain.paper_and_here(*cache.shapes(), cache.tables())
-
 
 main()

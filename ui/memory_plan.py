@@ -10,16 +10,19 @@ store of 40 patterns). The worst case adds up (MB = 2^20 bytes):
     heavy runs computing at once, one a core                      4 x RUN_BYTES     600
     built networks (ui.runs.model_for)                            budget.MODELS_BYTES 300
     caches bounded by bytes, BYTE_CACHES:
-      trajectories (ui.runs.RUNS; the largest run, 36 MB)         RUNS_BYTES        192
+      trajectories (ui.runs.RUNS; the largest run, 36 MB)         RUNS_BYTES        128
       the player's frames and overlaps (ui.player_cache; 5 MB)    PLAYER_BYTES       48
       figures and verdicts (ui.shared_cache; 0.7 MB)              SHARED_BYTES       64
       beta sweeps (ui.modern.cache; 0.8 MB)                       SWEEPS_BYTES       16
       ET completions (ui.energy_transformer.cache; 4.6 MB)        COMPLETIONS_BYTES  32
       every state of a binary network (ui.landscape; 9 MB)        BINARY_BYTES       32
+      a Transformer's heads on an input (ui.transformer_heads;
+      2.3 MB at 128 tokens)                                       HEADS_BYTES         8
     caches bounded by entries, ENTRY_BOUNDED: entries x the
-    largest entry a link can create (the largest: 64 pattern
-    sets of 0.94 MB, 3 projections of 18 MB)                      entry_bounded()   240
-                                                                          worst()  1984
+    largest entry a link can create (the largest: the MiniLM's
+    weights, 87 MB, 64 pattern sets of 0.94 MB, 3 projections of
+    18 MB)                                                        entry_bounded()   329
+                                                                          worst()  2017
 
 worst() <= CLASS_BYTES: tests/robustness/test_memory_plan.py adds the limits up, checks that
 every ByteCache and every st.cache_data / st.cache_resource of ui/ is listed here with its
@@ -46,17 +49,19 @@ IDLE_BYTES = 460 * MB     # the process idle after its warm-up: 404 MB measured 
                           # tests/load/test_class_memory.py, ~420 MB by benchmarks/load_classroom.py
 PLAN_SLOTS = 4            # heavy runs computing at once that the plan allows for
 
-RUNS_BYTES = 192 * MB
+RUNS_BYTES = 128 * MB      # 3 of the largest run (was 192 MB: room for the MiniLM)
 PLAYER_BYTES = 48 * MB
 SHARED_BYTES = 64 * MB
 SWEEPS_BYTES = 16 * MB
 COMPLETIONS_BYTES = 32 * MB
 BINARY_BYTES = 32 * MB
+HEADS_BYTES = 8 * MB
 
 # ByteCache name -> its limit in bytes
 BYTE_CACHES = {"runs": RUNS_BYTES, "player": PLAYER_BYTES, "shared": SHARED_BYTES,
                "sweeps": SWEEPS_BYTES, "completions": COMPLETIONS_BYTES,
-               "binary landscapes": BINARY_BYTES, "models": MODELS_BYTES}
+               "binary landscapes": BINARY_BYTES, "models": MODELS_BYTES,
+               "transformer heads": HEADS_BYTES}
 
 # cache (module.function, or module.NAME of an LRU) -> (entries, the largest entry a link can
 # create, in bytes: pickled for st.cache_data, which keeps its entries pickled)
@@ -83,6 +88,9 @@ ENTRY_BOUNDED = {
     "ui.capacity_lab.cache.POINTS": (4000, 256),         # one point of a success curve
     "ui.capacity_lab.cache.PHASES": (16, 64 * KB),       # a phase diagram's grid
     "ui.capacity_lab.cache.BOUNDARIES": (8, 2 * KB),     # 50 loads and temperatures
+    "ui.transformer_heads.cache._minilm": (1, 88 * MB),  # 22.7 M float32 weights, one copy
+    "ui.transformer_heads.cache._vit": (1, 1 * MB),      # 136 k weights and 360 digits
+    "ui.transformer_heads.cache.heldout_table": (2, 4 * KB),  # a kinds table per model
 }
 
 

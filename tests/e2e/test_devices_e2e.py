@@ -46,6 +46,7 @@ MAIN = {
     "capacity_lab": ('[class*="st-key-capacity_"]', '[data-testid="stPlotlyChart"]'),
     "learning": (".st-key-learning_step", ".st-key-live_eb_plane_view"),
     "attention_family": ('[class*="st-key-attention_family_"]', ".st-key-ef_weights"),
+    "transformer_heads": (".st-key-transformer_heads_fixed", ".st-key-transformer_heads_map"),
 }
 PLAYERS = {"classical", "dense", "modern", "energy_transformer", "learning"}
 assert set(MAIN) == set(url_paths()), "a page was added or renamed: name its control and figure"

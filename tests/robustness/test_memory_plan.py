@@ -26,6 +26,7 @@ def _byte_caches() -> dict:
     import ui.modern.cache  # noqa: F401
     import ui.runs  # noqa: F401
     import ui.shared_cache  # noqa: F401
+    import ui.transformer_heads.cache  # noqa: F401
     return {c.name: c.limit for c in byte_cache.caches() if not c.name.startswith("test ")}
 
 
@@ -96,3 +97,26 @@ def test_the_largest_entries_are_what_the_plan_says():
                                   max_steps=5)
     assert byte_cache.nbytes(sweep) < memory_plan.SWEEPS_BYTES / 16  # 16 of the largest fit
     assert store.SOURCE_SIZE == 64
+
+
+def test_the_transformer_heads_entries_are_what_the_plan_says():
+    """The MiniLM's weights held once per process, and one input's analysis at the longest
+    sentence (128 tokens): three fit in the page's ByteCache."""
+    import pytest
+    import torch
+
+    from hopfield_core.heads import analysis, minilm
+    from ui.transformer_heads import cache
+
+    try:
+        model = minilm.load()
+    except minilm.MiniLMUnavailable as e:
+        pytest.skip(str(e))
+    weights = sum(t.numel() * t.element_size() for t in model.bert.w.values())
+    assert 80 * memory_plan.MB < weights <= memory_plan.ENTRY_BOUNDED["ui.transformer_heads.cache._minilm"][1]
+    L, H, d, N = model.cfg.num_hidden_layers, model.cfg.num_attention_heads, model.cfg.d_head, 128
+    g = torch.Generator().manual_seed(0)
+    layers = [tuple(torch.randn(H, N, d, generator=g).numpy() for _ in "QK") for _ in range(L)]
+    inp = cache.Input("minilm", tuple(["tok"] * N), tuple(layers),
+                      tuple(analysis.analyse_model(layers)), "minilm x")
+    assert 3 * byte_cache.nbytes(inp) <= memory_plan.HEADS_BYTES

@@ -16,9 +16,7 @@ from hopfield_core.heads.analysis import KindsTable, LayerHeads
 
 from .. import memory_gate
 from ..byte_cache import ByteCache
-
-MB = 2 ** 20
-INPUTS_BYTES = 8 * MB    # each input: Q, K of every layer and its k90s, 2.3 MB at 118 tokens
+from ..memory_plan import HEADS_BYTES  # each input: Q, K of every layer and its k90s, 2.3 MB at 128 tokens
 
 
 @st.cache_resource(max_entries=1, show_spinner="Loading the MiniLM...")  # 86 MB of weights
@@ -86,7 +84,7 @@ class Input:
         return self.layers[0][0].shape[2]
 
 
-INPUTS = ByteCache("transformer heads", INPUTS_BYTES)
+INPUTS = ByteCache("transformer heads", HEADS_BYTES)
 
 
 def _analysed(key: str, model: str, tokens, layers, note: str = "") -> Input:

@@ -6,11 +6,25 @@ import streamlit as st
 
 from hopfield_core.heads import kinds
 
+from ..shared_settings import presenter
+
 PAPER_LAYERS, PAPER_HEADS = 12, 12  # BERT-base, the model the paper read (not measured here)
 
 
 def intro() -> None:
     st.title("Inside a trained Transformer")
+    if not presenter():  # on a projector the lede waits under the head map (lede_below)
+        lede()
+
+
+def lede_below() -> None:
+    """Presenter mode: the lede under the head map, so that a 768 px high projector screen
+    shows the map first."""
+    if presenter():
+        lede()
+
+
+def lede() -> None:
     st.markdown(
         "Every attention head of a Transformer is a modern Hopfield network: its **keys** are the "
         "stored patterns and each token's **query** is a state. One attention step is one "

@@ -52,11 +52,11 @@ def k90_set(weights: np.ndarray) -> np.ndarray:
 
 def attention_bars(weights: np.ndarray, tokens: list[str], title: str,
                    height: int = 320) -> go.Figure:
-    """One bar per token (numbered labels, the full token on hover): blue for the k90 set,
+    """One bar per token (labelled by position from 0, the full token on hover): blue for the k90 set,
     grey for the rest."""
     w = np.asarray(weights, dtype=float)
     mark = k90_set(w)
-    labels = style.numbered([str(t) for t in tokens])
+    labels = [f"{i}. {t}" for i, t in enumerate(tokens)]  # by position from 0, as the picker
     bar = go.Bar(x=labels, y=w, marker_color=[BLUE if m else GREY for m in mark],
                  customdata=np.where(mark, "in the k90 set", "outside it"),
                  hovertemplate="%{x}: weight %{y:.4f}, %{customdata}<extra></extra>")

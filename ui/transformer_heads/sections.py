@@ -12,6 +12,7 @@ import streamlit as st
 from hopfield_core.heads import kinds
 
 from .. import chart_numbers, charts, pictures
+from ..shared_settings import presenter
 from . import cache, explain, figures
 from .cache import Input
 from .settings import MAX_TEXT, PAGE, SETTINGS as S, linkable
@@ -80,10 +81,15 @@ def minilm_input() -> Input | None:
     if not linkable(S.value("text")):
         st.caption("This sentence holds angle or square brackets, backticks, a web address or "
                    "invisible characters, so the page's link leaves it out.")
+    return inp
+
+
+def token_list(inp: Input) -> None:
+    """The sentence's tokens as the MiniLM reads them, numbered by position (the query token's
+    picker counts the same way): plain text, a token is never markdown or HTML."""
     st.caption(f"{inp.N} tokens, as the model reads them (position: word piece):")
     st.code("  ".join(f"{i}:{t}" for i, t in enumerate(inp.tokens)), language=None,
-            wrap_lines=True)  # plain text: a token is never markdown or HTML
-    return inp
+            wrap_lines=True)
 
 
 def vit_input() -> Input | None:
@@ -94,7 +100,8 @@ def vit_input() -> Input | None:
     _, images, labels = loaded
     index = S.show("digit")
     inp = cache.digit_input(index)
-    left, right = st.columns([1, 3])
+    # beside each other; one below the other in presenter mode's narrower column
+    left, right = (st.container(), st.container()) if presenter() else st.columns([1, 3])
     ink = 1.0 - np.repeat(images[index][:, :, None] / 16.0, 3, axis=2)  # (8, 8, 3) dark ink
     left.image(pictures.image_png(ink, 160), width=120, output_format="PNG",
                alt=f"held-out digit {index}, an 8 x 8 picture of a {int(labels[index])}")
@@ -104,6 +111,14 @@ def vit_input() -> Input | None:
     return inp
 
 
+def top_places():
+    """Where the input and the head map go: one below the other, or side by side in presenter
+    mode (a 1024 x 768 projector shows both on its first screen)."""
+    if presenter():
+        return st.columns([2, 3], gap="medium")
+    return st.container(), st.container()
+
+
 def head_codes(inp: Input, fixed: bool) -> tuple[np.ndarray, np.ndarray]:
     """(kind codes (L, H), median k90 (L, H)) of every head, one step or at the fixed point."""
     med = np.stack([a.fixed_head_k90 if fixed else a.one_step_head_k90 for a in inp.heads])
@@ -111,15 +126,16 @@ def head_codes(inp: Input, fixed: bool) -> tuple[np.ndarray, np.ndarray]:
 
 
 def head_map_section(inp: Input) -> None:
-    st.subheader("The head map")
+    if not presenter():  # a projector's 768 px: the toggle and the map on the first screen
+        st.subheader("The head map")
     fixed = S.show("fixed")
     codes, med = head_codes(inp, fixed)
     when = "at the fixed point" if fixed else "after one step"
-    fig = figures.head_map(codes, med, inp.N, f"Each head's kind {when}, its median k90 written in",
-                           height=120 + 28 * inp.L)
+    fig = figures.head_map(codes, med, inp.N, f"Kinds {when}", height=110 + 28 * inp.L)
     charts.plot(st, fig, key=f"{PAGE}_map", config={"displayModeBar": False})
     counts = np.bincount(codes.ravel().astype(int), minlength=3)
-    st.caption(f"Colours: {figures.kind_words()}. " + explain.rule() + " "
+    st.caption(f"Colours: {figures.kind_words()}; the number in a cell is the head's median "
+               "k90. " + explain.rule() + " "
                + explain.counts_sentence(counts, f"On this input, {when}"))
     L, H = codes.shape
     chart_numbers.show_columns(st, {
