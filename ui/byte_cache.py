@@ -182,12 +182,13 @@ class ByteCache:
             flight.done.set()
 
     def _keep(self, key, value, size: int) -> None:
-        """Keep an entry, then drop the least recently used until the total fits (the lock
-        held)."""
+        """Keep an entry (size <= limit), first dropping the least recently used until it fits
+        (the lock held): the total never exceeds the limit, not even for a moment that a
+        reader of `bytes` without the lock could see."""
         if key in self._items:
             self._bytes -= self._items.pop(key)[1]
-        self._items[key] = (value, size)
-        self._bytes += size
-        while self._bytes > self.limit:
+        while self._items and self._bytes + size > self.limit:
             _, (_, old) = self._items.popitem(last=False)
             self._bytes -= old
+        self._items[key] = (value, size)
+        self._bytes += size
