@@ -5,7 +5,7 @@ connection it warms the process (ui/boot.py: the heavy imports, both Energy Tran
 loaded and run once): a browser that connects meanwhile waits for it rather than failing,
 and no student's first page pays for it. Measured on a fresh server with 30 students
 arriving in 5 s: page open p95 1.76 s when the first session did the warm-up, 0.29 s with
-it here (README, "A classroom on one server").
+it here (docs/classroom.md, "Running the server for a class").
 
 The same start-up keeps the process's memory near its idle size over a class
 (ui/housekeeping.py): malloc tuned before the script threads start, the start-up's objects

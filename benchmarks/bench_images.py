@@ -1,4 +1,4 @@
-"""What one upload costs the server: hopfield_core.images.load_image on the costliest file of
+"""What one upload costs the server: hopfield_core.image_files.load_image on the costliest file of
 each kind it accepts, beside Pillow decoding the same file in full (Image.open + load, no
 shrinking, no float conversion), measured alternately in one run.
 
@@ -16,7 +16,7 @@ from PIL import Image
 if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import interleaved, print_table_head  # noqa: E402
-from hopfield_core.images import load_image  # noqa: E402
+from hopfield_core.image_files import load_image  # noqa: E402
 from tests.badfiles import huge_png  # noqa: E402
 from tests.core.test_image_decoding_cost import _at_the_limits  # noqa: E402
 

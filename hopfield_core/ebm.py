@@ -35,7 +35,7 @@ import numpy as np
 
 from .landscape import grid_axis
 from .numerics import logsumexp, logsumexp_softmax, softmax
-from .validation import as_rng
+from .validation import as_rng, check_array
 
 BETA_MIN, BETA_MAX = 1e-3, 1e3
 MAX_D = 4096
@@ -52,26 +52,17 @@ def check_beta(beta) -> float:
     return b
 
 
-def _array(a, what: str, d: int | None = None) -> np.ndarray:
-    A = np.asarray(a, dtype=np.float64) if not isinstance(a, np.ndarray) else a.astype(
-        np.float64, copy=False)
-    if A.ndim == 1:
-        A = A[None, :]
-    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-        raise ValueError(f"{what} must be a non-empty table of points (rows), got shape "
-                         f"{np.shape(a)}")
-    if A.shape[1] > MAX_D:
-        raise ValueError(f"{what} have {A.shape[1]} dimensions; at most {MAX_D}")
+def _points(a, what: str, d: int | None = None) -> np.ndarray:
+    """A table of points (n, d) (one point a row), with d dimensions when d is given."""
+    A = check_array(a, what, one_row=True, layout="one point per row", max_cols=MAX_D)
     if d is not None and A.shape[1] != d:
         raise ValueError(f"{what} have {A.shape[1]} dimensions but the patterns have {d}")
-    if not np.all(np.isfinite(A)):
-        raise ValueError(f"{what} contain NaN or infinite values")
     return A
 
 
 def _checked(X, data, beta):
-    X = _array(X, "the patterns")
-    return X, (None if data is None else _array(data, "the data", X.shape[1])), check_beta(beta)
+    X = _points(X, "the patterns")
+    return X, (None if data is None else _points(data, "the data", X.shape[1])), check_beta(beta)
 
 
 # ------------------------------------------------------------------ the density
@@ -198,8 +189,8 @@ class Trainer:
             raise ValueError(f"More patterns ({X.shape[0]}) than training points "
                              f"({D.shape[0]}): use at most as many patterns as points.")
         self.data = D
-        self.held_out = None if held_out is None else _array(held_out, "the held-out data",
-                                                             X.shape[1])
+        self.held_out = None if held_out is None else _points(held_out, "the held-out data",
+                                                              X.shape[1])
         lr = float(lr)
         if not (math.isfinite(lr) and 0 < lr <= 10):
             raise ValueError(f"the learning rate must be in (0, 10], got {lr}")

@@ -43,10 +43,12 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
 from .numerics import logsumexp, softmax
+from .validation import check_array
 
 BETA_MIN, BETA_MAX = 1e-3, 1e3
 MAX_ABS = 1e3        # the largest entry of K, q or Z
@@ -60,25 +62,8 @@ CLOUDS = ("blob", "two clusters", "ring", "offset blob")
 
 # ------------------------------------------------------------------ checks
 
-def _matrix(A, name: str, max_abs: float = MAX_ABS, ndim: int = 2,
-            max_cols: int = MAX_SIZE) -> np.ndarray:
-    A = np.asarray(A)
-    if A.ndim != ndim or A.size == 0:
-        raise ValueError(f"{name} must be a non-empty {ndim}-D array, got shape {A.shape}")
-    if not np.issubdtype(A.dtype, np.number) or np.iscomplexobj(A):
-        raise ValueError(f"{name} must hold real numbers, got dtype {A.dtype}")
-    A = A.astype(np.float64)
-    bad = np.argwhere(~np.isfinite(A))
-    if bad.size:
-        at = ", ".join(str(i) for i in bad[0])
-        raise ValueError(f"{name} holds {A[tuple(bad[0])]} at [{at}]: every entry must be finite")
-    if max(A.shape[:-1], default=0) > MAX_SIZE or A.shape[-1] > max_cols:
-        raise ValueError(f"{name} has shape {A.shape}; at most {MAX_SIZE} rows and "
-                         f"{max_cols} columns")
-    big = np.max(np.abs(A))
-    if big > max_abs:
-        raise ValueError(f"{name} has an entry of size {big:.3g}; at most {max_abs:g}")
-    return A
+# one input array within this module's limits (validation.check_array names it in each message)
+_matrix = partial(check_array, max_rows=MAX_SIZE, max_cols=MAX_SIZE, max_abs=MAX_ABS)
 
 
 def _beta(beta) -> float:
@@ -167,7 +152,7 @@ def self_attention(Z, beta: float) -> np.ndarray:
 
 def layer_norm(Z) -> np.ndarray:
     """(z - mean z) / sqrt(var z + LN_EPS) for each token (row) over its features: (n, d)."""
-    return _layer_norm(_matrix(Z, "the token cloud Z", np.inf))
+    return _layer_norm(_matrix(Z, "the token cloud Z", max_abs=np.inf))
 
 
 def _layer_norm(Z: np.ndarray) -> np.ndarray:
@@ -192,7 +177,7 @@ def token_layers(Z, layers: int, beta: float, layer_norm: bool = False) -> np.nd
 
 def spread(Z) -> float:
     """Mean distance of the tokens to their centroid."""
-    Z = _matrix(Z, "the token cloud Z", np.inf)
+    Z = _matrix(Z, "the token cloud Z", max_abs=np.inf)
     return float(np.mean(np.linalg.norm(Z - Z.mean(axis=0), axis=-1)))
 
 
@@ -206,7 +191,7 @@ def spreads(Zs) -> np.ndarray:
 
 def top_singular_value(Z) -> float:
     """The largest singular value of the centred cloud (n, d)."""
-    Z = _matrix(Z, "the token cloud Z", np.inf)
+    Z = _matrix(Z, "the token cloud Z", max_abs=np.inf)
     return float(np.linalg.svd(Z - Z.mean(axis=0), compute_uv=False)[0])
 
 
@@ -240,7 +225,7 @@ def token_cloud(name: str, n: int, d: int, seed: int = 0) -> np.ndarray:
 
 def _memories_tokens(K, Z, beta):
     K = _matrix(K, "the memories K")
-    Z = _matrix(Z, "the token cloud Z", MAX_ABS ** 2)  # room for untied outputs K W_V
+    Z = _matrix(Z, "the token cloud Z", max_abs=MAX_ABS ** 2)  # room for untied outputs K W_V
     if Z.shape[1] != K.shape[1]:
         raise ValueError(f"the tokens have {Z.shape[1]} features but the memories {K.shape[1]}")
     return K, Z, _beta(beta)

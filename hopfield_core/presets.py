@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from .images import load_image, resize
+from .image_files import load_image
+from .images import resize
 
 PHOTO_DIR = Path(__file__).resolve().parent.parent / "assets" / "presets"
 _SUPERSAMPLE = 4  # shapes are drawn large, then scaled down: smooth edges

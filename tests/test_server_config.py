@@ -6,7 +6,7 @@ import urllib.request
 from pathlib import Path
 
 from ui.frame_policy import ENV as FRAME_ANCESTORS_ENV
-from hopfield_core import images
+from hopfield_core import image_files
 from tests.deploy.launcher import websocket_status
 from tests.load.server import Server
 
@@ -27,7 +27,7 @@ def test_students_see_no_tracebacks_and_no_developer_menu():
 def test_uploads_are_small_and_never_larger_than_the_decoder_accepts():
     mb = config()["server"]["maxUploadSize"]
     assert 1 <= mb <= 20
-    assert mb * 2 ** 20 <= images.MAX_FILE_BYTES
+    assert mb * 2 ** 20 <= image_files.MAX_FILE_BYTES
 
 
 def test_no_file_watcher_no_forced_gc_and_xsrf_on():
@@ -62,7 +62,7 @@ def test_only_this_machines_names_are_allowed_hosts():
 def test_a_real_server_refuses_a_foreign_host_and_sends_the_frame_policy():
     """Streamlit 1.67 checks server.allowedHosts when a websocket (a session) opens: a page
     whose own name was pointed at this machine (DNS rebinding) gets no session. The page's
-    HTML and static files are served whatever the Host (README says so)."""
+    HTML and static files are served whatever the Host (docs/classroom.md says so)."""
     env = dict(os.environ, **{FRAME_ANCESTORS_ENV: "https://lms.example.org"})
     server = Server(env=env)
     server.skip_unless_healthy(90)

@@ -40,7 +40,7 @@ def layout(title: str | None, height: int, xaxis: dict | None = None, yaxis: dic
 
 def image(img: np.ndarray, title: str | None = None, height: int = 300) -> go.Figure:
     """An (H, W, 3) image in [0, 1], pixels crisp, no axes."""
-    z = np.round(np.clip(img, 0, 1) * 255).astype(np.uint8)
+    z = uint8(img)
     return figure(go.Image(z=z, hovertemplate="row %{y}, col %{x}<extra></extra>"), title, height,
                   xaxis=dict(visible=False), yaxis=dict(visible=False, scaleanchor="x"))
 
@@ -170,3 +170,16 @@ def panel_axes(n: int, spacing: float, x: dict | None = None, y: dict | None = N
                               font=dict(size=15)))
     out["annotations"] = notes
     return out
+
+
+def uint8(img: np.ndarray) -> np.ndarray:
+    """An image in [0, 1] as bytes 0..255, for go.Image."""
+    return np.round(np.clip(img, 0, 1) * 255).astype(np.uint8)
+
+
+def axis_names(i: int) -> dict:
+    """The axes of panel i (1-based) of panel_axes, as a trace names them."""
+    return dict(xaxis=f"x{'' if i == 1 else i}", yaxis=f"y{'' if i == 1 else i}")
+
+
+SERIES_COLOURS = [BLUE, "#bf8700", "#8250df", "#1a7f37", RED, GREY]  # one line per panel

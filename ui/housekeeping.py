@@ -1,8 +1,8 @@
 """Keeping a long-running classroom server's memory near its idle size.
 
 One process serves every student for a whole class (app.py's `st.App`). Three things made
-its RSS grow, and stay grown, after the students had left (README, "A classroom on one
-server", has the measurements):
+its RSS grow, and stay grown, after the students had left (docs/classroom.md, "Memory after a class",
+has the measurements):
 
 - Closed sessions stayed. Streamlit keeps a closed tab's session for
   `server.disconnectedSessionTTL` (120 s) so that a dropped connection comes back with its

@@ -69,7 +69,7 @@ ENTRY_BOUNDED = {
     "ui.store._stored_pixels": (512, 49 * KB),       # an upload, 64 x 64 x 3 bytes
     "ui.patterns._pattern_set": (64, 961 * KB),      # 40 patterns of d = 3072, float64
     "ui.pictures._png": (2048, 12 * KB),             # a picture's PNG, 920 px a side
-    "ui.compare_cache.projections": (3, 18 * MB + 512 * KB),  # d = 3072, 4 heads of 64
+    "ui.attention.cache.projections": (3, 18 * MB + 512 * KB),  # d = 3072, 4 heads of 64
     "ui.energy_transformer.cache._load": (6, 512 * KB),  # 2 models x 3 devices (CUDA, MPS, CPU)
     "ui.energy_transformer.cache.spectrum": (256, 2 * KB),  # the eigenvalues of M at one step
     "ui.learning.cache.plane_run": (64, 64 * KB),         # 16 patterns in the plane, 61 frames

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from hopfield_core.images import ImageError
+from hopfield_core.image_files import ImageError
 from hopfield_core.presets import preset_groups
 
 from . import patterns, pictures, store

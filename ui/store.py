@@ -130,7 +130,7 @@ def clear() -> None:
 
 def keep_upload(filename: str, data: bytes) -> str:
     """Decode an uploaded file once (the on-disk store is keyed by its bytes) and keep it;
-    returns its key. Raises images.ImageError on bad files, and its QuotaExceeded when the
+    returns its key. Raises image_files.ImageError on bad files, and its QuotaExceeded when the
     file is new to the store and this session has added its quota of new images lately."""
     disk = uploads.default_store()
     if not disk.has(uploads.key_of(data)):
@@ -140,7 +140,7 @@ def keep_upload(filename: str, data: bytes) -> str:
 
 def upload_key(uploaded_file) -> str:
     """The store key of a file in an st.file_uploader, decoded and kept on its first rerun
-    only (remembered by the uploader's file id). Raises images.ImageError on bad files."""
+    only (remembered by the uploader's file id). Raises image_files.ImageError on bad files."""
     known = st.session_state.setdefault("_upload_keys", {})
     if uploaded_file.file_id not in known:
         known[uploaded_file.file_id] = keep_upload(uploaded_file.name, uploaded_file.getvalue())

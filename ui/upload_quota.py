@@ -9,7 +9,7 @@ import math
 import time
 from collections import deque
 
-from hopfield_core.images import ImageError
+from hopfield_core.image_files import ImageError
 
 FILES = 40          # new images a session may add ...
 WINDOW_S = 600      # ... in any 10 minutes: a class's worth of experiments, not a flood

@@ -1,6 +1,6 @@
 """Uploaded images kept on disk by the hash of their bytes, so that a link can name them.
 
-An upload is decoded once (small: hopfield_core.images shrinks while decoding), centre-
+An upload is decoded once (small: hopfield_core.image_files shrinks while decoding), centre-
 cropped to a KEEP x KEEP square and written as `<digest>.png`, its display name in a PNG
 text chunk. Its key, `upload/<digest>`, goes into links: every student who opens the
 teacher's link gets the same images, and a restart of the server loses nothing. Several
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps, PngImagePlugin
 
-from hopfield_core import images
+from hopfield_core import image_files, images
 
 from .text import safe_name
 
@@ -91,14 +91,14 @@ class UploadStore:
 
     # ------------------------------------------------------------ reading and writing
     def put(self, filename: str, data: bytes) -> str:
-        """Store an uploaded file; returns its key. Raises images.ImageError for a bad file.
+        """Store an uploaded file; returns its key. Raises image_files.ImageError for a bad file.
         The same bytes give the same key (and are decoded only the first time)."""
         key = key_of(data)
         path = self.path(key)
         if path.is_file():
             self._used(path.stem, None)
             return key
-        image = images.load_image(data, max_side=4 * KEEP)
+        image = image_files.load_image(data, max_side=4 * KEEP)
         square = ImageOps.fit(images.to_pil(image), (KEEP, KEEP), method=Image.Resampling.LANCZOS)
         info = PngImagePlugin.PngInfo()
         info.add_text("name", safe_name(filename))

@@ -7,7 +7,7 @@ import streamlit as st
 from . import exports, keyboard, lesson
 
 # The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
-# to hopfield_core.images.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
+# to hopfield_core.image_files.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
 # of the extensions raised an error on the page)
 UPLOAD_TYPES = ["image/*", "png", "jpg", "jpeg", "gif", "webp", "bmp"]
 PLAY_INTERVAL_S = 0.4

@@ -24,24 +24,16 @@ alpha_c(T) rises from 0.137906 at T = 0 to 0.138189 at T = 0.0229 before it fall
 0.137906 < alpha <= 0.138189 retrieval exists only between two temperatures, and T_M(alpha)
 is the upper one. Beyond alpha = 0.138189 there is no retrieval at any T (T_M = 0).
 
-How it is computed:
-  Gaussian averages  E_z f(u + v z) of tanh and tanh^2 (u = beta m, v = beta sqrt(alpha r)):
-      Gauss-Hermite, 100 nodes, while v <= 1; for v > 1 (low T, where tanh is a step on the
-      scale of the Gaussian) tanh = sign - sign * 2 / (exp(2|t|) + 1): the sign part is an
-      erf, the rest is integrated with 40-node Gauss-Laguerre nodes in |t|. Both agree with a
-      400 001-point trapezoid rule to ~1e-10 over 0 <= v <= 1e4.
+How it is computed (the Gaussian averages E_z tanh, E_z tanh^2 in gauss_averages.py; the
+Curie-Weiss root, the T = 0 equation in y and the branch of m > 0 solutions in ags_solutions.py):
   retrieval_overlap  iterates the equations from m = 1, q = 1 (T = 0: m = 1, C = 0); where
       that crawls (next to alpha_c(T), or T -> 1 where m ~ sqrt(3 / (2 sweeps)) for long) it
-      takes m from the branch below (T = 0: the largest root y of the equation in y).
-  alpha_c(T), T_M    the m > 0 solutions form one branch: for fixed T and each v, u is the
-      positive root of E tanh(u + v z) = T u (concave in u, so Newton's method from the
-      right converges monotonically), and then
-          alpha(v) = v^2 (T - 1 + q)^2 / q,   q = E tanh^2(u + v z)
-      rises from 0 to a single maximum and falls back to 0 where the root u reaches 0.
-      alpha_c(T) is that maximum (two parabolic steps in v), with no threshold on m: a
-      solution exists at (alpha, T) exactly when alpha <= alpha_c(T). T_M(alpha) solves
-      alpha_c(T) = alpha on [0.0229, 1] by a bracketed (bisection-safeguarded) secant
-      method, vectorised over many alphas.
+      takes m from the branch (T = 0: the largest root y of the equation in y).
+  alpha_c(T), T_M    the m > 0 solutions at fixed T form one branch in v = beta sqrt(alpha r)
+      whose alpha(v) rises from 0 to a single maximum and falls back to 0; alpha_c(T) is that
+      maximum, with no threshold on m: a solution exists at (alpha, T) exactly when
+      alpha <= alpha_c(T). T_M(alpha) solves alpha_c(T) = alpha on [0.0229, 1] by a bracketed
+      (bisection-safeguarded) secant method, vectorised over many alphas.
   Extremes  T < 1e-100 uses the T = 0 equations; within 1e-7 of T = 1, where the branch's
       differences of nearly equal numbers lose digits, alpha_c = ((1 - T) / 1.9540838)^2.
 """
@@ -50,71 +42,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.polynomial.hermite_e import hermegauss
-from numpy.polynomial.laguerre import laggauss
+
+from .ags_solutions import (branch_overlap, critical_alpha_positive, curie_weiss,
+                            zero_temperature_overlap, zero_temperature_peak)
+from .gauss_averages import moments_scalar
 
 __all__ = ["critical_alpha", "retrieval_boundary", "retrieval_overlap",
            "retrieval_temperature"]
 
-# Gauss-Hermite (probabilists'): E_z f(z) ~= sum_k w_k f(z_k)
-_GH_Z, _GH_W = hermegauss(100)
-_GH_W = _GH_W / _GH_W.sum()
-# Gauss-Laguerre in s = x / 2 >= 0 for int_0^inf g(s) F(s) ds with g = e or e (2 - e),
-# e(s) = 2 / (exp(2 s) + 1) = 1 - tanh(s): the weights absorb g(s) exp(2 s) / 2
-_LAG_X, _LAG_W = laggauss(40)
-_LAG_S = _LAG_X / 2.0
-_LAG_E = 2.0 / (np.exp(2.0 * _LAG_S) + 1.0)
-_LAG_A = _LAG_W * _LAG_E * np.exp(2.0 * _LAG_S) / 2.0  # for tanh = sign (1 - e)
-_LAG_B = _LAG_W * _LAG_E * (2.0 - _LAG_E) * np.exp(2.0 * _LAG_S) / 2.0  # tanh^2 = 1 - e (2 - e)
-_V_SPLIT = 1.0  # v above this: the erf + Gauss-Laguerre form
-_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
-_erf = np.frompyfunc(math.erf, 1, 1)
-
 _T_PEAK = 0.022875  # where the replica-symmetric alpha_c(T) is largest (0.1381885)
-# alpha_c(T) ~= ((1 - T) / 1.9540838)^2 as T -> 1 (from the branch at 1 - T = 1e-5 ... 1e-8);
-# used for 1 - T < 1e-7, where the branch's differences of nearly equal numbers lose digits
-_SMALL_LOAD_SLOPE = 1.9540838
-_NEAR_ONE = 1e-7
 _T_ZERO = 1e-100  # lower temperatures use the T = 0 equations (no difference in 16 digits)
 _MAX_SWEEPS = 5000  # retrieval_overlap's iteration cap; then the branch answers
 _STEP_TOL = 1e-14  # the iteration has converged when m and q move less than this
-
-
-def _moments(u, v):
-    """E_z tanh(u + v z) and E_z sech^2(u + v z) (= 1 - E_z tanh^2, kept apart so that a small
-    1 - q keeps its digits), elementwise over arrays u and v >= 0."""
-    u, v = np.broadcast_arrays(np.asarray(u, dtype=float), np.asarray(v, dtype=float))
-    mean, spread = np.empty(u.shape), np.empty(u.shape)
-    near = v <= _V_SPLIT
-    if near.any():
-        x = u[near][:, None] + v[near][:, None] * _GH_Z
-        e = np.exp(-2.0 * np.abs(x))
-        mean[near] = np.tanh(x) @ _GH_W
-        spread[near] = (4.0 * e / (1.0 + e) ** 2) @ _GH_W
-    far = ~near
-    if far.any():
-        uf, vf = u[far], v[far]
-        # t = u + v z ~ N(u, v^2); the density at +s and -s, s >= 0
-        a = np.exp(-0.5 * ((_LAG_S - uf[:, None]) / vf[:, None]) ** 2)
-        b = np.exp(-0.5 * ((_LAG_S + uf[:, None]) / vf[:, None]) ** 2)
-        scale = _INV_SQRT_2PI / vf
-        sign_mean = _erf(uf / (vf * math.sqrt(2.0))).astype(float)
-        mean[far] = sign_mean - scale * ((a - b) @ _LAG_A)
-        spread[far] = scale * ((a + b) @ _LAG_B)
-    return mean, spread
-
-
-def _moments_scalar(u: float, v: float) -> tuple[float, float]:
-    """_moments for one (u, v): the same quadrature without the array bookkeeping."""
-    if v <= _V_SPLIT:
-        x = u + v * _GH_Z
-        e = np.exp(-2.0 * np.abs(x))
-        return float(np.tanh(x) @ _GH_W), float((4.0 * e / (1.0 + e) ** 2) @ _GH_W)
-    a = np.exp(-0.5 * ((_LAG_S - u) / v) ** 2)
-    b = np.exp(-0.5 * ((_LAG_S + u) / v) ** 2)
-    scale = _INV_SQRT_2PI / v
-    return (math.erf(u / (v * math.sqrt(2.0))) - scale * float((a - b) @ _LAG_A),
-            scale * float((a + b) @ _LAG_B))
 
 
 def _check(name: str, value) -> float:
@@ -122,170 +61,6 @@ def _check(name: str, value) -> float:
     if not math.isfinite(value) or value < 0.0:
         raise ValueError(f"{name} must be a finite number >= 0, got {value}")
     return value
-
-
-def _curie_weiss(T: float) -> float:
-    """The positive root of m = tanh(m / T) (0 for T >= 1), by Newton's method from m = 1."""
-    if T == 0.0:
-        return 1.0
-    if T >= 1.0:
-        return 0.0
-    m = 1.0  # f(m) = tanh(m / T) - m is concave for m > 0: monotone convergence from the right
-    for _ in range(200):
-        t = math.tanh(m / T)
-        step = (t - m) / ((1.0 - t * t) / T - 1.0)
-        m -= step
-        if abs(step) <= 1e-15:
-            break
-    return m
-
-
-# --- T = 0: one equation in y = m / sqrt(2 alpha r) ---------------------------------------
-
-def _g(y: float) -> float:
-    return math.erf(y) / y - 2.0 / math.sqrt(math.pi) * math.exp(-y * y)
-
-
-def _zero_temperature_peak() -> tuple[float, float]:
-    """(alpha_c(0), y at the peak): alpha_c(0) = max_y g(y)^2 / 2, golden-section search."""
-    lo, hi = 1.0, 2.2  # g has one maximum, at y = 1.5112
-    ratio = (math.sqrt(5.0) - 1.0) / 2.0
-    x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    g1, g2 = _g(x1), _g(x2)
-    for _ in range(70):
-        if g1 > g2:
-            hi, x2, g2 = x2, x1, g1
-            x1 = hi - ratio * (hi - lo)
-            g1 = _g(x1)
-        else:
-            lo, x1, g1 = x1, x2, g2
-            x2 = lo + ratio * (hi - lo)
-            g2 = _g(x2)
-    return (g1 ** 2 / 2.0, x1) if g1 > g2 else (g2 ** 2 / 2.0, x2)
-
-
-def _zero_temperature_overlap(alpha: float) -> float:
-    """erf(y) at the largest root of g(y) = sqrt(2 alpha); 0.0 above alpha_c(0)."""
-    alpha_c, y_peak = _zero_temperature_peak()
-    if alpha > alpha_c:
-        return 0.0
-    target = math.sqrt(2.0 * alpha)
-    # g falls beyond its peak and g(y) < 1 / y: the root is below 2 / sqrt(2 alpha)
-    lo, hi = math.log(y_peak), math.log(max(2.0 / target, 2.0 * y_peak))
-    for _ in range(100):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if _g(math.exp(mid)) > target else (lo, mid)
-    return math.erf(math.exp(lo))
-
-
-# --- 0 < T < 1: the branch of m > 0 solutions --------------------------------------------
-
-def _v_end(T: np.ndarray) -> np.ndarray:
-    """The v where the branch ends, E_z sech^2(v z) = T for 0 < T < 1, to ~1e-5 (relative).
-
-    sech^2(x) >= 1 - x^2 puts it above sqrt(1 - T); E sech^2(v z) <= 2 / (sqrt(2 pi) v) puts
-    it below 1 / T: 24 bisections of the ratio (at most 2e4) in log scale.
-    """
-    lo, hi = np.log(np.sqrt(1.0 - T)), np.log(1.0 / T)
-    for _ in range(24):
-        mid = 0.5 * (lo + hi)
-        _, spread = _moments(0.0, np.exp(mid))
-        inside = spread > T
-        lo, hi = np.where(inside, mid, lo), np.where(inside, hi, mid)
-    return np.exp(0.5 * (lo + hi))
-
-
-def _branch_alpha(v: np.ndarray, T: np.ndarray, u: np.ndarray):
-    """(alpha, u) on the m > 0 branch at (v, T), u the root of E tanh(u + v z) = T u.
-
-    u on entry starts Newton's method; from the right of the root (e.g. 1 / T) it converges
-    monotonically. The root falls as v grows, so a root at a smaller v is such a start.
-    """
-    for _ in range(100):
-        mean, spread = _moments(u, v)
-        slope = spread - T  # d/du (E tanh(u + v z) - T u) < 0 at and right of the root
-        step = (mean - T * u) / np.minimum(slope, -1e-300)
-        # a start left of the hump of the concave function: restart right of every root
-        u = np.where(slope < 0.0, u - step, 1.0 / T)
-        if np.all(np.abs(step) <= 1e-12 * u):
-            break
-    _, spread = _moments(u, v)
-    denominator = 1.0 - spread / T  # 1 - beta (1 - q) > 0 on the branch
-    sigma = v * T  # sqrt(alpha r)
-    q = np.maximum(1.0 - spread, 1e-300)
-    alpha = np.where((u > 0.0) & (denominator > 0.0), (sigma * denominator) ** 2 / q, 0.0)
-    return alpha, u
-
-
-def _vertex(t: np.ndarray, a: np.ndarray):
-    """Vertex (t, a) of the parabola through three points per row (t, a of shape (n, 3))."""
-    d1, d2 = t[:, 1] - t[:, 0], t[:, 2] - t[:, 1]
-    s1, s2 = (a[:, 1] - a[:, 0]) / d1, (a[:, 2] - a[:, 1]) / d2
-    curvature = (s2 - s1) / (t[:, 2] - t[:, 0])  # < 0 at a maximum
-    curvature = np.minimum(curvature, -1e-300)
-    top = 0.5 * (t[:, 0] + t[:, 1]) - s1 / (2.0 * curvature)
-    value = a[:, 1] + s1 * (top - t[:, 1]) + curvature * (top - t[:, 0]) * (top - t[:, 1])
-    return top, value
-
-
-def _branch_peak(T: np.ndarray):
-    """(alpha_c, v at the peak) for an array of 0 < T < 1 (not within 1e-7 of 1).
-
-    alpha(v) is evaluated at 7 points v / v_end = 0.45 ... 0.75 (the maximum lies at 0.57
-    for T -> 0 ... 0.64 for T -> 1), a parabola through the best three locates it, and a
-    second parabola through v* and v* (1 +- 0.002) gives the maximum (to ~1e-12 relative).
-    """
-    v_end = _v_end(T)[:, None]
-    column = T[:, None]
-    grid = np.linspace(0.45, 0.75, 7)[None, :] * v_end
-    alpha, u = _branch_alpha(grid, column, 1.0 / column)
-    best = np.clip(np.argmax(alpha, axis=1), 1, 5)
-    rows = np.arange(T.size)[:, None]
-    pick = best[:, None] + np.array([-1, 0, 1])[None, :]
-    top, _ = _vertex(grid[rows, pick], alpha[rows, pick])
-    top = np.clip(top, grid[rows, pick[:, 0:1]][:, 0], grid[rows, pick[:, 2:3]][:, 0])
-    near = top[:, None] * np.array([0.998, 1.0, 1.002])[None, :]
-    alpha, _ = _branch_alpha(near, column, u[rows, pick[:, 0:1]])  # roots fall as v grows
-    top, value = _vertex(near, alpha)
-    top = np.clip(top, near[:, 0], near[:, 2])
-    return np.maximum(value, alpha.max(axis=1)), top
-
-
-def _critical_alpha_positive(T: np.ndarray) -> np.ndarray:
-    """alpha_c(T) for an array of 0 < T < 1."""
-    T = np.asarray(T, dtype=float)
-    out = ((1.0 - T) / _SMALL_LOAD_SLOPE) ** 2
-    inside = np.flatnonzero(1.0 - T >= _NEAR_ONE)
-    if inside.size:
-        out[inside] = _branch_peak(T[inside])[0]
-    return out
-
-
-def _branch_overlap(alpha: float, T: float) -> float:
-    """m = T u on the rising side of the branch where alpha(v) = alpha (0 < T < 1, alpha > 0);
-    0.0 above alpha_c(T). Bisection in v: alpha(v) rises up to the peak."""
-    scale = 1.0
-    if 1.0 - T < _NEAR_ONE:
-        # the scaling limit T -> 1: alpha / (1 - T)^2 and m / sqrt(1 - T) are fixed
-        epsilon, T = 1.0 - T, 1.0 - _NEAR_ONE
-        scale = (1.0 - T) / epsilon
-        alpha *= scale * scale
-    column = np.array([T])
-    alpha_c, v_top = _branch_peak(column)
-    if alpha > alpha_c[0]:
-        return 0.0
-    lo, hi, u_lo = 0.0, float(v_top[0]), 1.0 / T
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if not lo < mid < hi:
-            break
-        value, u = _branch_alpha(np.array([mid]), column, np.array([u_lo]))
-        if value[0] < alpha:
-            lo, u_lo = mid, float(u[0])
-        else:
-            hi = mid
-    _, u = _branch_alpha(np.array([hi]), column, np.array([u_lo]))
-    return T * float(u[0]) / math.sqrt(scale)
 
 
 # --- the public functions -------------------------------------------------------------------
@@ -314,7 +89,7 @@ def retrieval_overlap(alpha: float, T: float) -> float:
     """
     alpha, T = _check("alpha", alpha), _check("T", T)
     if alpha == 0.0:
-        return _curie_weiss(T)
+        return curie_weiss(T)
     if T >= 1.0:
         return 0.0  # E tanh(u + v z) < u E sech^2(v z) <= u <= T u: no u > 0 solves it
     floor = _fallen_below(alpha)
@@ -332,21 +107,21 @@ def retrieval_overlap(alpha: float, T: float) -> float:
             m, r = m_new, r_new
             if done:
                 return m
-        return _zero_temperature_overlap(alpha)
+        return zero_temperature_overlap(alpha)
     beta, spread = 1.0 / T, 0.0  # spread = 1 - q
     for _ in range(_MAX_SWEEPS):
         denominator = 1.0 - beta * spread
         if denominator <= 0.0:
             return 0.0
         sigma = math.sqrt(alpha * (1.0 - spread)) / denominator  # sqrt(alpha r)
-        m_new, spread_new = _moments_scalar(beta * m, beta * sigma)
+        m_new, spread_new = moments_scalar(beta * m, beta * sigma)
         if m_new < floor:
             return 0.0
         done = abs(m_new - m) < _STEP_TOL and abs(spread_new - spread) < _STEP_TOL
         m, spread = m_new, spread_new
         if done:
             return m
-    return _branch_overlap(alpha, T)
+    return branch_overlap(alpha, T)
 
 
 def critical_alpha(T: float = 0.0) -> float:
@@ -359,8 +134,8 @@ def critical_alpha(T: float = 0.0) -> float:
     if T >= 1.0:
         raise ValueError(f"T must be below 1 (at T >= 1 no load alpha > 0 retrieves), got {T}")
     if T < _T_ZERO:
-        return _zero_temperature_peak()[0]
-    return float(_critical_alpha_positive(np.array([T]))[0])
+        return zero_temperature_peak()[0]
+    return float(critical_alpha_positive(np.array([T]))[0])
 
 
 def retrieval_boundary(alphas) -> np.ndarray:
@@ -375,7 +150,7 @@ def retrieval_boundary(alphas) -> np.ndarray:
     flat = alphas.ravel()
     out = np.zeros(flat.shape)
     out[flat == 0.0] = 1.0
-    peak = float(_critical_alpha_positive(np.array([_T_PEAK]))[0])
+    peak = float(critical_alpha_positive(np.array([_T_PEAK]))[0])
     todo = np.flatnonzero((flat > 0.0) & (flat <= peak))
     if todo.size:
         # h(T) = sqrt(alpha_c(T)) - sqrt(alpha) falls from >= 0 at _T_PEAK to < 0 at T = 1,
@@ -392,7 +167,7 @@ def retrieval_boundary(alphas) -> np.ndarray:
             al, bl, hal, hbl = a[live], b[live], ha[live], hb[live]
             c = bl - hbl * (bl - al) / (hbl - hal)
             c = np.where((c > al) & (c < bl), c, 0.5 * (al + bl))  # bisect if the step is unsafe
-            hc = np.sqrt(_critical_alpha_positive(c)) - root[live]
+            hc = np.sqrt(critical_alpha_positive(c)) - root[live]
             up = hc >= 0.0  # alpha_c(c) >= alpha: the root lies in [c, b]
             kept_twice = side[live] == np.where(up, 1.0, -1.0)
             a[live] = np.where(up, c, al)

@@ -26,6 +26,7 @@ import numpy as np
 from ..modern import ModernHopfield
 from ..numerics import log_mean_exp, softmax
 from ..trajectory import Trajectory
+from ..validation import check_array
 
 TOL = 1e-6        # max-norm move below which a state counts as converged
 MAX_ITER = 200    # the iteration cap
@@ -46,13 +47,12 @@ class FixedPoints:
 
 
 def _heads(Q, K) -> tuple[np.ndarray, np.ndarray]:
-    Q, K = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    Q = check_array(Q, "the queries", ndim=(2, 3), layout="B queries of d values, per head")
+    K = check_array(K, "the keys", ndim=(2, 3), layout="N keys of d values, per head")
     if Q.ndim == 2:
         Q, K = Q[None], K[None]
     if Q.ndim != 3 or K.ndim != 3 or Q.shape[0] != K.shape[0] or Q.shape[2] != K.shape[2]:
         raise ValueError(f"queries (H, B, d) and keys (H, N, d) do not fit: {Q.shape}, {K.shape}")
-    if K.shape[1] == 0 or not (np.all(np.isfinite(Q)) and np.all(np.isfinite(K))):
-        raise ValueError("the keys must be non-empty and every value finite")
     return Q, K
 
 

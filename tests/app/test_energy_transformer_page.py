@@ -467,7 +467,7 @@ def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():
     """'from the harmonic fill the descent adjusts a smooth guess a little (lowering the energy,
     not always the error); from the mask token
     alone it draws the whole hole, its error falling with the energy from far above the mean
-    fill's' (Try this), and the README's 'a few per cent either way' on one image."""
+    fill's' (Try this), and docs/energy-transformer.md's 'a few per cent either way' on one image."""
     from hopfield_core.et.checkpoint import MODELS
 
     smooth, paper = (load_pretrained("cpu", MODELS[n]) for n in ("harmonic", "paper"))

@@ -4,6 +4,7 @@ import numpy as np
 from tests.app.conftest import open_app, open_tab
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield, analysis
+from hopfield_core import binary_landscape as BL
 from hopfield_core import landscape as L
 from hopfield_core.images import corrupt, resize, to_bipolar, to_continuous
 from hopfield_core.presets import preset_image
@@ -242,7 +243,7 @@ def test_slice_settings_from_the_link_and_the_widgets():
 
 def binary_expected(kind, X):
     model = ClassicalHopfield(X) if kind == "classical" else DenseAssociativeMemory(X, degree=3)
-    return L.binary_landscape(model)
+    return BL.binary_landscape(model)
 
 
 def assert_binary_shows(at, land, d):
@@ -260,7 +261,7 @@ def assert_binary_shows(at, land, d):
 def test_binary_tab_counts_equal_the_core_and_follow_the_widgets():
     at = open_app("landscape", query={"view": "states", "bd": "16", "bn": "5", "bseed": "0"})
     assert at.slider(key="landscape_bn").value == 5
-    X = L.random_patterns(5, 16, 0)
+    X = BL.random_patterns(5, 16, 0)
     land = binary_expected("classical", X)
     assert_binary_shows(at, land, 16)
     # the try-this prompt: classical keeps 2 of 5 (2 mirrors, 2 mixtures); dense keeps all 5
@@ -271,7 +272,7 @@ def test_binary_tab_counts_equal_the_core_and_follow_the_widgets():
     assert dense.counts()["stored"] == 5 and dense.counts()["mirror"] == 0
     at.slider(key="landscape_bd").set_value(9).run()
     at.number_input(key="landscape_bseed").set_value(7).run()
-    assert_binary_shows(at, binary_expected("dense", L.random_patterns(5, 9, 7)), 9)
+    assert_binary_shows(at, binary_expected("dense", BL.random_patterns(5, 9, 7)), 9)
     assert qp(at, "bd") == "9" and qp(at, "bseed") == "7" and qp(at, "bmodel") == "dense"
     at.radio(key="landscape_bx").set_value("hamming").run()
     assert "Hamming distance to x1" in show(at, BINARY).dataframe[0].value.columns
@@ -284,7 +285,7 @@ def test_binary_tab_with_stored_images_shrunk_to_4x4():
     assert_binary_shows(at, binary_expected("classical", X), 16)
     at.slider(key="landscape_bd").set_value(12).run()
     assert any("set d = 16" in w.value for w in show(at, BINARY).warning)
-    assert_binary_shows(at, binary_expected("classical", L.random_patterns(3, 12, 0)), 12)
+    assert_binary_shows(at, binary_expected("classical", BL.random_patterns(3, 12, 0)), 12)
 
 
 # ---------------------------------------------------------------- the store

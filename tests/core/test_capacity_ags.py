@@ -1,6 +1,6 @@
-"""hopfield_core.capacity.ags against the T = 0 equation in one variable, the Curie-Weiss
-magnet, and a second, independent solver of the replica-symmetric equations (plain
-fixed-point iteration with a trapezoid rule in z)."""
+"""hopfield_core.capacity.ags (and its Gaussian averages, gauss_averages) against the T = 0
+equation in one variable, the Curie-Weiss magnet, and a second, independent solver of the
+replica-symmetric equations (plain fixed-point iteration with a trapezoid rule in z)."""
 import math
 import time
 
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from hopfield_core.capacity import ags
+from hopfield_core.capacity.gauss_averages import moments
 
 SQRT_PI = math.sqrt(math.pi)
 
@@ -255,7 +256,7 @@ def test_gaussian_averages_against_a_fine_trapezoid_rule(u, v):
     z = np.arange(-12.0, 12.0 + h / 2, h)
     w = np.exp(-z * z / 2.0) * h / math.sqrt(2.0 * math.pi)
     t = np.tanh(u + v * z)
-    mean, spread = ags._moments(np.array([u]), np.array([v]))  # spread = 1 - E tanh^2
+    mean, spread = moments(np.array([u]), np.array([v]))  # spread = 1 - E tanh^2
     assert mean[0] == pytest.approx(t @ w, abs=1e-9)
     assert spread[0] == pytest.approx(1.0 - (t * t) @ w, abs=1e-9)
 

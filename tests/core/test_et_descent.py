@@ -217,7 +217,7 @@ def test_each_shipped_model_falls_by_the_law_at_every_step(name):
 
 
 def test_under_the_papers_update_the_tokens_spread_grows_about_linearly():
-    """The README's and the settling text's reason: along dE/dg itself each token's spread
+    """docs/energy-transformer.md's and the settling text's reason: along dE/dg itself each token's spread
     grows about linearly with the steps (so g, moving at gamma / sigma, keeps slowing and is still creeping long after T)."""
     et = load_pretrained("cpu")
     model = et.model

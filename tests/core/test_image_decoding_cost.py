@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from hopfield_core import images
-from hopfield_core.images import ImageError, load_image
+from hopfield_core import image_files
+from hopfield_core.image_files import ImageError, load_image
 from tests.badfiles import encode, huge_png
 
 MEMORY_LIMIT_MB = 100
@@ -27,7 +27,7 @@ def _peak_memory_mb(path) -> dict:
     (Linux: /proc/self/clear_refs resets the peak after the imports and the file read)."""
     code = (
         "import json, sys\n"
-        "from hopfield_core.images import load_image, ImageError\n"
+        "from hopfield_core.image_files import load_image, ImageError\n"
         "def rss_peak_kb():\n"
         "    for line in open('/proc/self/status'):\n"
         "        if line.startswith('VmHWM:'):\n"
@@ -43,17 +43,17 @@ def _peak_memory_mb(path) -> dict:
         "print(json.dumps({'mb': (rss_peak_kb() - before) / 1024, 'shape': shape}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
-                         check=True, cwd=str(images.__file__).rsplit("/hopfield_core", 1)[0])
+                         check=True, cwd=str(image_files.__file__).rsplit("/hopfield_core", 1)[0])
     return json.loads(out.stdout)
 
 
 def _at_the_limits() -> dict:
     """The costliest file of each kind that load_image accepts."""
     rng = np.random.default_rng(0)
-    grey_side = int((images.MAX_DECODED_BYTES - 1) ** 0.5)   # 1 byte a pixel
-    rgba_side = int((images.MAX_DECODED_BYTES // 4 - 1) ** 0.5)
-    gif_side = int((images.FORMAT_MAX_PIXELS["GIF"] - 1) ** 0.5)
-    webp_side = int((images.FORMAT_MAX_PIXELS["WEBP"] - 1) ** 0.5)
+    grey_side = int((image_files.MAX_DECODED_BYTES - 1) ** 0.5)   # 1 byte a pixel
+    rgba_side = int((image_files.MAX_DECODED_BYTES // 4 - 1) ** 0.5)
+    gif_side = int((image_files.FORMAT_MAX_PIXELS["GIF"] - 1) ** 0.5)
+    webp_side = int((image_files.FORMAT_MAX_PIXELS["WEBP"] - 1) ** 0.5)
     bits = Image.fromarray(rng.integers(0, 2, (grey_side, grey_side), dtype=np.uint8) * 255)
     return {
         "grey.png": encode(_smooth(grey_side, grey_side).convert("L"), "PNG"),
@@ -81,7 +81,7 @@ def limit_files(tmp_path_factory):
 def test_the_costliest_accepted_files_stay_under_100_mb(limit_files, name):
     result = _peak_memory_mb(limit_files[name])
     assert isinstance(result["shape"], list), result["shape"]  # accepted
-    assert max(result["shape"][:2]) == images.MAX_SIDE           # and shrunk while decoding
+    assert max(result["shape"][:2]) == image_files.MAX_SIDE           # and shrunk while decoding
     assert result["mb"] < MEMORY_LIMIT_MB, result
 
 

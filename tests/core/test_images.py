@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 from PIL import GifImagePlugin, Image, ImageFile
 
+from hopfield_core.image_files import ImageError, load_image
 from hopfield_core.images import (
-    ImageError, add_noise, flip_bits, invert, load_image, mask_rectangle, occlude_half,
-    resize, to_bipolar, to_continuous, to_grey, to_image,
+    add_noise, flip_bits, invert, mask_rectangle, occlude_half, resize, to_bipolar,
+    to_continuous, to_grey, to_image,
 )
 from tests.badfiles import BAD, encode, huge_png
 
@@ -269,3 +270,12 @@ def test_corrupt_dispatches_every_kind():
         corrupt(x, (8, 8), "smudge", 0.1)
     with pytest.raises(ValueError, match="amount"):
         corrupt(x, (8, 8), "flip", 2.0)
+
+
+def test_the_design_contract_names_load_image_and_image_error_in_hopfield_core_images():
+    """DESIGN 3.5: hopfield_core.images.load_image and ImageError, decoded by image_files."""
+    from hopfield_core import image_files, images
+
+    assert images.load_image is image_files.load_image and images.ImageError is image_files.ImageError
+    with pytest.raises(images.ImageError, match="."):
+        images.load_image(b"not an image")

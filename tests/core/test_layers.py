@@ -119,3 +119,12 @@ def test_the_page_rule_finds_core_imports_and_long_pages(tmp_path, source, bad):
     path = tmp_path / "page.py"
     path.write_text(source)
     assert bool(page_problems(path)) is bad
+
+
+CORE_LINES = 300  # a core file holds one idea a reader can take in at once
+
+
+def test_no_core_file_is_over_300_lines():
+    lines = {str(p.relative_to(CORE)): len(p.read_text().splitlines()) for p in CORE.rglob("*.py")}
+    long = {name: n for name, n in lines.items() if n > CORE_LINES}
+    assert not long, long

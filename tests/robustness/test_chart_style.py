@@ -13,7 +13,9 @@ import pytest
 from hopfield_core import ebm
 
 from ui import chart_style as style
-from ui import figures, figures_compare, tables
+from ui import figures, tables
+from ui.attention import figures as at_figures
+from ui.side_by_side import figures as sbs_figures
 from ui.capacity_lab import figures as f_capacity
 from ui.charts import for_projector
 from ui.dense import figures as f_dense
@@ -22,12 +24,14 @@ from ui.energy_transformer import figures as f_et
 from ui.attention_family import figures as f_exp
 from ui.landscape import figures as f_landscape
 from ui.modern import figures as f_modern
+from ui.transformer_heads import figures as f_heads
 
 RNG = np.random.default_rng(1)
 LONG = ["H", "astronaut phone 4000x3000", "X", "a very long uploaded file name.png", "O", "moon"]
-MODULES = {"figures": figures, "figures_compare": figures_compare, "f_capacity": f_capacity,
+MODULES = {"figures": figures, "side_by_side.figures": sbs_figures,
+           "attention.figures": at_figures, "f_capacity": f_capacity,
            "f_dense": f_dense, "f_ebm": f_ebm, "f_et": f_et, "f_exp": f_exp,
-           "f_landscape": f_landscape, "f_modern": f_modern}
+           "f_landscape": f_landscape, "f_modern": f_modern, "f_heads": f_heads}
 T = 30  # steps of the runs below
 
 
@@ -53,16 +57,16 @@ BUILDERS = {
     "figures.matrix_heatmap": (lambda: figures.matrix_heatmap(RNG.random((256, 256)), "W"), {}),
     "figures.line_chart": (lambda: figures.line_chart(np.arange(5), {"a": E[:5], "b": E[:5]}, "t",
                                                       "x", "y"), {}),
-    "figures_compare.image_row": (lambda: figures_compare.image_row([IMG] * 4, LONG[:4]), {}),
-    "figures_compare.energy_small_multiples": (lambda: figures_compare.energy_small_multiples(
+    "side_by_side.figures.image_row": (lambda: sbs_figures.image_row([IMG] * 4, LONG[:4]), {}),
+    "side_by_side.figures.energy_small_multiples": (lambda: sbs_figures.energy_small_multiples(
         [E, E[:3], E[:8], E[:12]], LONG[:4]),
         {"xaxis": (0, T), "xaxis2": (0, 2), "xaxis3": (0, 7), "xaxis4": (0, 11)}),
-    "figures_compare.energies_normalised": (lambda: figures_compare.energies_normalised(
+    "side_by_side.figures.energies_normalised": (lambda: sbs_figures.energies_normalised(
         [np.linspace(1, 0, 5), np.linspace(1, 0, 9)], LONG[:2]), {"xaxis": (0, 8)}),
-    "figures_compare.attention_heatmaps": (lambda: figures_compare.attention_heatmaps(
+    "attention.figures.attention_heatmaps": (lambda: at_figures.attention_heatmaps(
         RNG.random((3, 2, 6)), ["query", "2. X (corrupted)"], style.numbered(LONG), "W"), {}),
-    "figures_compare.image_strip": (lambda: figures_compare.image_strip([IMG] * 5, list("abcde")), {}),
-    "figures_compare.change_chart": (lambda: figures_compare.change_chart(
+    "attention.figures.image_strip": (lambda: at_figures.image_strip([IMG] * 5, list("abcde")), {}),
+    "attention.figures.change_chart": (lambda: at_figures.change_chart(
         np.r_[np.logspace(0, -5, 9), 0.0], tol=1e-6), {"xaxis": (1, 10)}),
     "f_capacity.curves_figure": (lambda: f_capacity.curves_figure(
         [_curve(3)], {"modern": "Modern continuous"}, 20, 0.0, 3, True), {}),
@@ -113,6 +117,9 @@ BUILDERS = {
         np.ones(4), 3, current=1.0, bound_beta=10.0), {}),
     "f_modern.energy_by_gamma": (lambda: f_modern.energy_by_gamma(
         {"gamma = 1": E[:4], "gamma = 0.5": E[:12], "gamma = 0.1": E}), {"xaxis": (0, T)}),
+    "f_heads.head_map": (lambda: f_heads.head_map(RNG.integers(0, 3, (6, 12)),
+                                                  RNG.integers(1, 20, (6, 12)), 20, "Kinds"), {}),
+    "f_heads.attention_bars": (lambda: f_heads.attention_bars(np.full(6, 1 / 6), LONG, "Attention"), {}),
 }
 
 
@@ -128,7 +135,7 @@ def test_every_builder_is_checked():
     assert found == set(BUILDERS)
 
 
-FULL_WIDTH = {"figures_compare.energies_normalised", "f_modern.sweep_chart",  # at least 540 px
+FULL_WIDTH = {"side_by_side.figures.energies_normalised", "f_modern.sweep_chart",  # at least 540 px
               "f_modern.energy_by_gamma", "f_exp.energy_curves", "f_landscape.slice_chart",
               "f_landscape.state_cloud"}
 
@@ -286,7 +293,7 @@ def test_a_long_title_breaks_in_two_and_the_chart_grows_by_the_line():
     assert long.layout.margin.t - short.layout.margin.t == style.TITLE_LINE_PX
     # the legend still starts below both lines of the title
     assert (1 - long.layout.legend.y) * long.layout.height >= style.TITLE_PX + style.TITLE_LINE_PX - 1
-    wide = figures_compare.energies_normalised([np.linspace(1, 0, 5)] * 2, ["a", "b"])
+    wide = sbs_figures.energies_normalised([np.linspace(1, 0, 5)] * 2, ["a", "b"])
     assert "<br>" not in wide.layout.title.text  # a full-width chart has room for it
 
 

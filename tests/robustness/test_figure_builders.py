@@ -7,7 +7,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ui import figures, figures_compare
+from ui import figures
+from ui.attention import figures as at_figures
+from ui.side_by_side import figures as sbs_figures
 from ui.landscape import figures as figures_landscape
 from ui.modern import figures as figures_modern
 from ui.dense import figures as figures_dense
@@ -25,18 +27,18 @@ def test_no_builder_uses_the_slow_plotly_methods():
 
 def test_panels_sit_side_by_side_with_their_titles():
     imgs = [RNG.random((8, 8, 3)) for _ in range(3)]
-    fig = figures_compare.image_row(imgs, ["query", "classical", "dense"])
+    fig = sbs_figures.image_row(imgs, ["query", "classical", "dense"])
     doms = [fig.layout[f"xaxis{s}"].domain for s in ("", "2", "3")]
     assert all(a[1] < b[0] for a, b in zip(doms, doms[1:]))  # in order, not overlapping
     assert [t.xaxis for t in fig.data] == ["x", "x2", "x3"]
     assert [fig.layout[f"yaxis{s}"].scaleanchor for s in ("", "2", "3")] == ["x", "x2", "x3"]
     assert [a.text for a in fig.layout.annotations] == ["query", "classical", "dense"]
 
-    fig = figures_compare.energy_small_multiples([RNG.random(12), RNG.random(30)], ["a", "b"])
+    fig = sbs_figures.energy_small_multiples([RNG.random(12), RNG.random(30)], ["a", "b"])
     assert fig.layout.yaxis.title.text == "E" and fig.layout.xaxis2.title.text == "step t"
     assert list(fig.layout.xaxis.range) == [-0.5, 11.5] and list(fig.layout.xaxis2.range) == [-0.5, 29.5]
 
-    fig = figures_compare.attention_heatmaps(RNG.random((2, 3, 4)), list("abc"), list("wxyz"), "W")
+    fig = at_figures.attention_heatmaps(RNG.random((2, 3, 4)), list("abc"), list("wxyz"), "W")
     assert fig.layout.yaxis2.matches == "y" and fig.layout.yaxis.autorange == "reversed"
     assert [t.showscale for t in fig.data] == [False, True]
 
@@ -44,7 +46,7 @@ def test_panels_sit_side_by_side_with_their_titles():
 def test_lines_and_notes_are_layout_shapes():
     fig = figures.line_chart(np.arange(5), {"E": RNG.random(5)}, "E", "t", "E", mark_x=3)
     assert fig.layout.shapes[0].x0 == fig.layout.shapes[0].x1 == 3
-    fig = figures_compare.change_chart(np.array([1.0, 1e-3, 0.0]), tol=1e-6)
+    fig = at_figures.change_chart(np.array([1.0, 1e-3, 0.0]), tol=1e-6)
     assert fig.layout.shapes[0].y0 == 1e-6 and fig.layout.yaxis.type == "log"
     assert {a.text for a in fig.layout.annotations} == {"tolerance 1e-06", "exactly 0 from step 3"}
     fig = figures_dense.stable_bars(["n = 2", "n = 3"], [0, 3], 3, current="n = 3")

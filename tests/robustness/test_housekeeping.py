@@ -1,4 +1,4 @@
-"""ui/housekeeping.py: a class's memory given back (README, "A classroom on one server").
+"""ui/housekeeping.py: a class's memory given back (docs/classroom.md, "Running the server for a class").
 
 The bad inputs and states tried: a closed tab whose reconnection window has passed (shut
 down: its media files are gone), a tab still within the window (kept), a non-glibc C library
@@ -88,7 +88,7 @@ def test_the_trim_returns_freed_heap_pages_to_the_system():
 
 
 def test_the_start_up_leaves_about_300_000_objects_to_freeze():
-    # the README's number: what a full collection would scan without the freeze
+    # docs/classroom.md's number: what a full collection would scan without the freeze
     out = _in_fresh_python("""
         from ui import boot, housekeeping
         boot.warm()

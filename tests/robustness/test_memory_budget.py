@@ -24,7 +24,7 @@ import pytest
 import streamlit as st
 
 from hopfield_core import (ClassicalHopfield, DenseAssociativeMemory, ModernHopfield,
-                           classical, compare, dense, ebm, ebm_data, expfamily, hopfield_attention,
+                           binary_landscape, classical, compare, dense, ebm, ebm_data, expfamily, hopfield_attention,
                            landscape, metastable, reference)
 from tests.app.conftest import open_app
 from ui import budget, byte_cache, player_cache, runs
@@ -182,12 +182,12 @@ def cases(size: str) -> list[Case]:
                     landscape.line_bytes(301, d, N, 4)))
     out.append(Case("landscape", "barrier on the line", lambda: landscape.barrier(Xc, 0, 1, 5.0),
                     landscape.line_bytes(401, d, N)))
-    bd = 10 if size == "small" else landscape.MAX_EXHAUSTIVE_D
+    bd = 10 if size == "small" else binary_landscape.MAX_EXHAUSTIVE_D
     for name, net in (("classical", ClassicalHopfield(bipolar(5, bd))),
                       ("dense", DenseAssociativeMemory(bipolar(5, bd), degree=3))):
         out.append(Case("landscape", f"every state, d = {bd}, {name}",
-                        lambda net=net: landscape.binary_landscape(net),
-                        landscape.binary_bytes(bd, 5)))
+                        lambda net=net: binary_landscape.binary_landscape(net),
+                        binary_landscape.binary_bytes(bd, 5)))
     points = ModernHopfield(unit_rows(6, 2), 5.0)
     world = landscape.grid_axis(-2, 2, 121)
     out.append(Case("landscape", "the 2-D world, 121 x 121",

@@ -87,8 +87,8 @@ def test_the_largest_entries_are_what_the_plan_says():
     plan = memory_plan.ENTRY_BOUNDED
     X = bipolar(40, 3072)
     assert byte_cache.nbytes(X) <= plan["ui.patterns._pattern_set"][1]
-    proj = compare.random_projections(3072, 64, heads=4, seed=0)  # compare_cache.projections
-    assert byte_cache.nbytes(proj) <= plan["ui.compare_cache.projections"][1]
+    proj = compare.random_projections(3072, 64, heads=4, seed=0)  # attention.cache.projections
+    assert byte_cache.nbytes(proj) <= plan["ui.attention.cache.projections"][1]
     noise = np.random.default_rng(0).random((32, 32, 3))
     assert len(exports.png_bytes(noise, 920)) <= plan["ui.pictures._png"][1]
     assert len(pickle.dumps(np.zeros((64, 64, 3), np.uint8))) <= plan["ui.store._stored_pixels"][1]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hopfield_core.images import ImageError
+from hopfield_core.image_files import ImageError
 from tests.app.conftest import open_app
 from tests.badfiles import encode, photo
 from ui import uploads
@@ -253,11 +253,11 @@ def test_a_link_naming_an_upload_this_server_lacks_says_so():
 
 
 def test_an_uploaded_query_image_is_decoded_once_and_carried_by_the_link(monkeypatch):
-    from hopfield_core import images
+    from hopfield_core import image_files
     at = open_app("classical")
     calls = []
-    real = images.load_image
-    monkeypatch.setattr(images, "load_image", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = image_files.load_image
+    monkeypatch.setattr(image_files, "load_image", lambda *a, **k: calls.append(1) or real(*a, **k))
     at.file_uploader(key="q_uploader").set_value(("q.png", encode(photo(seed=31), "PNG"), "image/png")).run()
     at.button(key="classical_step").click().run()
     at.run()

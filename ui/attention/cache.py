@@ -1,7 +1,7 @@
 """The attention page's computations, each built once per tuple of its actual parameters
 and shared read-only by every session (ui.shared_cache.shared): the heatmap with PyTorch's
 check of it, the gaps between attention and one Hopfield step, the iteration's figures and
-numbers.
+numbers; and the projection matrices (st.cache_resource, at most 3).
 
 Each key names the page, the piece, and every value the result depends on: the patterns by
 their fingerprint (X and its image shape), the query by its key (ui.query.make: source,
@@ -11,10 +11,12 @@ corruption, amount, seed, patterns), the rest by value.
 from __future__ import annotations
 
 import numpy as np
+import streamlit as st
 
 from hopfield_core import ModernHopfield, analysis, compare, hopfield_attention, reference
 
-from .. import budget, dynamics_view, figures, figures_compare, memory_gate, shared_cache
+from .. import budget, dynamics_view, figures, memory_gate, shared_cache
+from . import figures as at_figures
 from .settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL
 
 PAGE = "attention"
@@ -40,7 +42,7 @@ def attention(s):
         weights = weights if s.heads > 1 else weights[None]  # (h, n_q, N)
         what = ("Q = ξᵀ, K = V = X" if proj is None else
                 f"{PROJECTION_LABELS[s.proj_kind]} projections, seed {s.seed}")
-        fig = figures_compare.attention_heatmaps(
+        fig = at_figures.attention_heatmaps(
             weights, s.query_labels, s.key_labels,
             f"softmax(β Q Kᵀ), β = {s.beta:.4g}, d_k = {s.d_k}, {what}")
         return fig, gap
@@ -75,10 +77,10 @@ def iteration(s) -> dict:
             ref = ModernHopfield(X, beta=s.beta_id).run(s.q, max_steps=RUN_MAX_STEPS, tol=RUN_TOL)
         E = traj.energies  # (T + 1,)
         return dict(
-            strip=figures_compare.image_strip(
+            strip=at_figures.image_strip(
                 list(dynamics_view.frames_of(traj, ps)),
                 ["query"] + [f"t = {t}" for t in range(1, traj.steps + 1)]),
-            changes=figures_compare.change_chart(traj.changes, tol=compare.CONVERGED_TOL),
+            changes=at_figures.change_chart(traj.changes, tol=compare.CONVERGED_TOL),
             energy=figures.energy_curve(E, traj.steps, analysis.energy_rises(E),
                                         title=f"Hopfield energy, β = {s.beta_id:.4g}"),
             last_change=float(traj.changes[-1]), last_energy=float(E[-1]),
@@ -87,3 +89,11 @@ def iteration(s) -> dict:
             ref_steps=ref.steps, ref_converged=ref.converged)
 
     return shared_cache.shared(key, build)
+
+
+@st.cache_resource(max_entries=3, show_spinner=False)
+def projections(d_in: int, d_k: int, heads: int, seed: int, tied: bool) -> compare.Projections:
+    """The attention page's projection matrices, shared by every session read-only (never mutated): up to 3 x d x 4 d_k floats, too big to copy per rerun
+    (and to keep many of)."""
+    return compare.random_projections(d_in, d_k, heads=heads, seed=seed, tied=tied)
+

@@ -12,7 +12,7 @@ import streamlit as st
 
 from hopfield_core import compare
 
-from .. import chart_numbers, charts, compare_cache, patterns
+from .. import chart_numbers, charts, patterns
 from ..shared_settings import SIDEBAR
 from . import cache, explain
 from .settings import RUN_MAX_STEPS, RUN_TOL, SETTINGS
@@ -90,7 +90,7 @@ def setup(c: Controls, ps, q: np.ndarray, qkey: tuple) -> Setup:
     identity = c.proj_kind == "identity"
     heads = 1 if identity else c.heads
     d_k = ps.d if identity else c.d_k
-    proj = None if identity else compare_cache.projections(ps.d, d_k, heads, c.seed,
+    proj = None if identity else cache.projections(ps.d, d_k, heads, c.seed,
                                                              c.proj_kind == "tied")
     beta = c.beta if c.custom else 1.0 / math.sqrt(d_k)
     beta_id = c.beta if c.custom else 1.0 / math.sqrt(ps.d)

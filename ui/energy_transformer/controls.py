@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 import streamlit as st
 
-from hopfield_core import images
+from hopfield_core import image_files, images
 from hopfield_core.et.masks import random_mask, rectangle_mask, show_masked
 from hopfield_core.presets import preset_image
 
@@ -34,7 +34,7 @@ def pick_image() -> tuple[np.ndarray | None, str]:
     if up is not None:
         try:
             SETTINGS.assign("img", store.upload_key(up))
-        except images.ImageError as e:
+        except image_files.ImageError as e:
             st.error(f"{quoted(up.name)}: {e}")
             return None, ""
     key = SETTINGS["img"]

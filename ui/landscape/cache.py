@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
-from hopfield_core import landscape
+from hopfield_core import binary_landscape, landscape
 
 from .. import budget, memory_gate, memory_plan
 from ..byte_cache import ByteCache
@@ -43,7 +43,7 @@ def slice_note(d: int, N: int, betas: int) -> str | None:
 
 def binary_note(d: int, N: int) -> str | None:
     """The same for every state of a small binary network."""
-    return budget.over(landscape.binary_bytes(d, N), f"Every one of the 2^{d} states",
+    return budget.over(binary_landscape.binary_bytes(d, N), f"Every one of the 2^{d} states",
                        "Fewer neurons d bring it back.")
 
 
@@ -94,11 +94,11 @@ def line_slice(fingerprint: str, a: int, b: int, betas: tuple, _X: np.ndarray):
 BINARY = ByteCache("binary landscapes", memory_plan.BINARY_BYTES)
 
 
-def binary(model: str, patterns_key: str, _X: np.ndarray) -> landscape.BinaryLandscape:
+def binary(model: str, patterns_key: str, _X: np.ndarray) -> binary_landscape.BinaryLandscape:
     """Every state of the small network: read-only, shared by reruns (never mutate it)."""
     def make():  # its estimated peak held while it computes (ui/memory_gate.py)
-        with memory_gate.reserve(landscape.binary_bytes(_X.shape[1], len(_X))):
+        with memory_gate.reserve(binary_landscape.binary_bytes(_X.shape[1], len(_X))):
             net = (ClassicalHopfield(_X) if model == "classical"
                    else DenseAssociativeMemory(_X, degree=3))
-            return landscape.binary_landscape(net)
+            return binary_landscape.binary_landscape(net)
     return BINARY.get((model, patterns_key), make)

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from hopfield_core import images
-from hopfield_core import landscape as core
+from hopfield_core import binary_landscape as core
 from hopfield_core.capacity import CLASSICAL_ALPHA, classical_capacity
 
 from .. import charts, shared_cache, store

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from hopfield_core import analysis, compare
 
-from .. import dynamics_view, figures_compare, shared_cache
+from .. import dynamics_view, shared_cache
+from . import figures as sbs_figures
 
 PAGE = "side_by_side"
 
@@ -24,14 +25,14 @@ def verdicts(c) -> list:
 def query_figure(c):
     """The query as the binary networks and as the modern network see it."""
     key = (PAGE, "query", c.ps.fingerprint, c.pc.fingerprint, c.qkey, c.qckey)
-    return shared_cache.shared(key, lambda: figures_compare.image_row(
+    return shared_cache.shared(key, lambda: sbs_figures.image_row(
         [dynamics_view.picture(c.q, c.ps), dynamics_view.picture(c.qc, c.pc)],
         ["binary networks", "modern network"], height=200))
 
 
 def finals_figure(c):
     """Each network's last state, in a row."""
-    return shared_cache.shared((PAGE, "finals") + c.key, lambda: figures_compare.image_row(
+    return shared_cache.shared((PAGE, "finals") + c.key, lambda: sbs_figures.image_row(
         [dynamics_view.frames_of(n.traj, n.ps)[-1] for n in c.nets], c.titles))
 
 
@@ -40,7 +41,7 @@ def energies_figure(c, normalised: bool):
     curves = [n.traj.energies for n in c.nets]  # each (steps + 1,)
     if normalised:
         return shared_cache.shared((PAGE, "normalised") + c.key,
-                                   lambda: figures_compare.energies_normalised(
+                                   lambda: sbs_figures.energies_normalised(
                                        [compare.normalised_energies(E) for E in curves], c.titles))
     return shared_cache.shared((PAGE, "energies") + c.key,
-                        lambda: figures_compare.energy_small_multiples(curves, c.titles))
+                        lambda: sbs_figures.energy_small_multiples(curves, c.titles))

@@ -8,11 +8,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
 from hopfield_core.heads import analysis, fixed_point, heldout
-from hopfield_core.heads.analysis import KindsTable, LayerHeads
+from hopfield_core.heads.analysis import KindsTable
 
 from .. import memory_gate
 from ..byte_cache import ByteCache
@@ -144,11 +143,6 @@ def heldout_table(model: str) -> tuple[KindsTable, float, int, int]:
         n = per_input[0][0].N
     table, changed = heldout.table(per_input)
     return table, changed, len(per_input), n
-
-
-def pair_kinds(layer: LayerHeads, fixed: bool) -> np.ndarray:
-    """(H, N) kind codes of a layer's (head, token) pairs, one step or at the fixed point."""
-    return layer.fixed_pair_kind if fixed else layer.one_step_pair_kind
 
 
 def shapes() -> tuple:
