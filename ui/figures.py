@@ -102,16 +102,6 @@ def matrix_heatmap(W: np.ndarray, title: str, height: int = 380, symmetric: bool
                   yaxis=style.index_axis(rows, y_title, reverse=True, scaleanchor="x"))
 
 
-def line_chart(x: np.ndarray, series: dict[str, np.ndarray], title: str, x_title: str,
-               y_title: str, height: int = 320, log_x: bool = False,
-               mark_x: float | None = None) -> go.Figure:
-    """One line per series; mark_x draws a dotted vertical line (e.g. the step shown)."""
-    data = [go.Scatter(x=x, y=y, mode="lines+markers", name=name) for name, y in series.items()]
-    shapes = [] if mark_x is None else [vline(mark_x, color=GREY, dash="dot")]
-    return figure(data, title, height, xaxis=dict(title=x_title, type="log" if log_x else None),
-                  yaxis=dict(title=y_title), shapes=shapes)
-
-
 def figure(data, title: str | None, height: int, xaxis: dict | None = None,
            yaxis: dict | None = None, width_px: float = NARROW_PX, **extra) -> go.Figure:
     """One constructor call with the whole layout: the cheap way to build a Plotly figure."""

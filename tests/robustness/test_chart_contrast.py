@@ -99,7 +99,7 @@ def test_every_text_has_its_own_colour_that_reads_on_white(name):
 
 
 def test_the_check_catches_a_pale_mark():
-    fig = figures.line_chart(np.arange(4), {"a": np.arange(4.0)}, "t", "x", "y")
+    fig = figures.figure(go.Scatter(x=np.arange(4), y=np.arange(4.0), name="a"), "t", 320)
     assert low_contrast(fig, MARK_CONTRAST) == []
     fig.data[0].line.color = "#fb8500"  # the learning page's orange (2.5:1), on white
     fig.add_bar(x=[0, 1], y=[1, 2], marker_color=["#1f6feb", "#ffd33d"])

@@ -25,9 +25,9 @@ def test_a_line_chart_gives_every_point_and_drops_the_current_step_marker():
 
 
 def test_several_series_are_named_in_a_series_column():
-    fig = figures.line_chart(np.array([1, 2]), {"gamma = 1": np.array([5.0, 4.0]),
-                                                "gamma = 0.5": np.array([5.0, 4.5])},
-                             "Energy per step", "step", "E")
+    fig = figures.figure([go.Scatter(x=np.array([1, 2]), y=y, name=n) for n, y in
+                          (("gamma = 1", np.array([5.0, 4.0])), ("gamma = 0.5", np.array([5.0, 4.5])))],
+                         "Energy per step", 320, xaxis=dict(title="step"), yaxis=dict(title="E"))
     (n,) = chart_numbers.tables(fig)
     assert n.columns == {"series": ["gamma = 1"] * 2 + ["gamma = 0.5"] * 2, "step": [1, 2, 1, 2],
                          "E": [5.0, 4.0, 5.0, 4.5]}

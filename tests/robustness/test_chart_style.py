@@ -55,8 +55,6 @@ BUILDERS = {
     "figures.overlap_bars": (lambda: figures.overlap_bars(RNG.uniform(-1, 1, 6), LONG), {}),
     "figures.weight_bars": (lambda: figures.weight_bars(np.full(6, 1 / 6), LONG), {}),
     "figures.matrix_heatmap": (lambda: figures.matrix_heatmap(RNG.random((256, 256)), "W"), {}),
-    "figures.line_chart": (lambda: figures.line_chart(np.arange(5), {"a": E[:5], "b": E[:5]}, "t",
-                                                      "x", "y"), {}),
     "side_by_side.figures.image_row": (lambda: sbs_figures.image_row([IMG] * 4, LONG[:4]), {}),
     "side_by_side.figures.energy_small_multiples": (lambda: sbs_figures.energy_small_multiples(
         [E, E[:3], E[:8], E[:12]], LONG[:4]),

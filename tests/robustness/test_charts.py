@@ -18,8 +18,9 @@ def fonts(fig: go.Figure) -> dict:
 
 
 def test_every_font_grows_and_the_shared_figure_is_untouched():
-    fig = figures.line_chart(np.arange(5), {"a": np.arange(5.0), "b": np.ones(5)}, "Energy",
-                             "step t", "E", mark_x=2)
+    fig = figures.figure([go.Scatter(x=np.arange(5), y=y, name=n) for n, y in
+                          (("a", np.arange(5.0)), ("b", np.ones(5)))], "Energy", 320,
+                         xaxis=dict(title="step t"), yaxis=dict(title="E"))
     before = fig.to_json()
     big = for_projector(fig)
     assert fig.to_json() == before

@@ -6,6 +6,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import plotly.graph_objects as go
 
 from ui import figures
 from ui.attention import figures as at_figures
@@ -44,7 +45,8 @@ def test_panels_sit_side_by_side_with_their_titles():
 
 
 def test_lines_and_notes_are_layout_shapes():
-    fig = figures.line_chart(np.arange(5), {"E": RNG.random(5)}, "E", "t", "E", mark_x=3)
+    fig = figures.figure(go.Scatter(x=np.arange(5), y=RNG.random(5)), "E", 320,
+                         shapes=[figures.vline(3, color=figures.GREY, dash="dot")])
     assert fig.layout.shapes[0].x0 == fig.layout.shapes[0].x1 == 3
     fig = at_figures.change_chart(np.array([1.0, 1e-3, 0.0]), tol=1e-6)
     assert fig.layout.shapes[0].y0 == 1e-6 and fig.layout.yaxis.type == "log"
