@@ -32,18 +32,35 @@ def pytest_cmdline_main(config):
 
 
 _QUIET_AFTER = pytest.StashKey[list]()
+_QUIET_KEY = "hopfield_quiet_after"  # in each worker's workerinput: the workers leave them
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist, controller) A worker parses the command line afresh, so the `not quiet` the
+    controller added must travel to it."""
+    if node.config.stash.get(_QUIET_AFTER, None) is not None:
+        node.workerinput[_QUIET_KEY] = True
+
+
+def pytest_configure(config):
+    if getattr(config, "workerinput", {}).get(_QUIET_KEY) and not config.option.markexpr:
+        config.option.markexpr = f"not {QUIET}"
 
 
 def pytest_sessionfinish(session, exitstatus):
     """After a parallel run: the `quiet` tests of the same paths, alone on the machine."""
     args = session.config.stash.get(_QUIET_AFTER, None)
-    if args is None or os.environ.get("PYTEST_XDIST_WORKER") or exitstatus not in (0, 1):
+    collected_none = exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED  # e.g. only quiet tests
+    if args is None or os.environ.get("PYTEST_XDIST_WORKER") or exitstatus not in (0, 1, 5):
         return
     print(f"\n--- the tests marked {QUIET!r}, alone on the machine (serial) ---", flush=True)
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-m", QUIET,
                            "-p", "no:cacheprovider", *args], cwd=session.config.rootpath)
     if done.returncode not in (0, 5):  # 5: none of those paths holds a quiet test
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif collected_none and done.returncode == 0:  # the quiet run was the whole run
+        session.exitstatus = pytest.ExitCode.OK
 
 
 # Deterministic property tests: the same examples on every machine and every run.
