@@ -6,6 +6,8 @@ import streamlit as st
 
 from . import exports, keyboard, lesson
 
+START = "step 0: the start"  # a stepped metric's delta line at step 0 (step_delta)
+
 # The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
 # to hopfield_core.image_files.load_image, which explains an SVG, HEIC or TIFF (Streamlit's own check
 # of the extensions raised an error on the page)
@@ -124,6 +126,15 @@ def player(page: str, T: int, run_key: str) -> int:
         box.slider("Scrub through the steps", 0, T, key=f"{page}_scrub", label_visibility="collapsed",
                   on_change=_scrubbed, args=(page,))
     return t
+
+
+def step_delta(change: str | None, why_none: str = START) -> dict:
+    """st.metric's delta arguments for a value the player steps through: the change since step
+    0 (lower is better), or, where there is none, a grey line saying why; so the metric is as
+    tall at step 0 as after it, and starting Play moves nothing below it."""
+    if change:
+        return dict(delta=change, delta_color="inverse")
+    return dict(delta=why_none, delta_color="off", delta_arrow="off")
 
 
 def animated(page: str, body) -> None:

@@ -65,8 +65,12 @@ def test_step_run_reset_walk_the_training():
     at.button(key="learning_run_all").click().run()
     assert metric(at, "Held-out NLL") == f"{t.held[-1]:.4f}"
     assert t.held[-1] < t.held[0] - 2  # what the player shows: held-out NLL falls
+    delta = next(m.delta for m in at.metric if m.label == "Training NLL")
+    assert delta == f"{t.history[-1] - t.history[0]:.3f} since step 0"
     at.button(key="learning_reset").click().run()
     assert metric(at, "Training NLL") == f"{t.history[0]:.4f}"
+    # at step 0 a grey line in the delta's place: the metric keeps its height when Play starts
+    assert [m.delta for m in at.metric if "NLL" in m.label] == ["step 0: the start"] * 2
 
 
 def test_the_energy_background_is_the_cores_energy():

@@ -98,11 +98,14 @@ def test_play_shows_every_chart_in_every_frame(page, server, address, at_least):
     rest = inks(page.screenshot(), boxes, width)  # every chart drawn, nothing playing
     assert min(rest) > MIN_INK, rest
     player_button(page, "Play").click()
-    # Play's first steps settle the layout (the slider becomes a progress bar, deltas appear)
+    # after Play's first steps (a delta line, the progress bar in the slider's place)
     page.wait_for_function("() => { const m = document.body.innerText.match(/step (\\d+) of/);"
                            " return m && +m[1] >= 2; }", timeout=60_000)
     playing = page.evaluate(CHART_BOXES)
     assert len(playing) == len(boxes), (boxes, playing)
+    # starting Play moves nothing: every chart where it was at rest (within a pixel)
+    moved_px = [round(b[1] - a[1]) for a, b in zip(boxes, playing) if abs(b[1] - a[1]) > 1]
+    assert not moved_px, (moved_px, boxes, playing)
     sampled, moved, frames = painted_frames(page, playing, width)
     assert len(sampled) >= FRAMES and moved >= ADVANCE, (len(sampled), moved)
     blank = [(i, j, round(v, 4)) for i, row in enumerate(sampled) for j, v in enumerate(row)

@@ -7,16 +7,16 @@ import streamlit as st
 
 from hopfield_core.et.inspect import psnr
 
+from ..widgets import START, step_delta
+
 
 def metrics(run, device: str, t: int) -> None:
     """(run: sections.Run) The error of step t and of the yardstick, as MSE and as PSNR (the figure other ET
     implementations report), where it ran and how long it took."""
     mse = run.mse
     m = st.columns(5)
-    change = since_start(mse, t)  # a delta line at every step, so Play's first step moves nothing
-    m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}", delta=change or no_change(mse, t),
-                delta_color="inverse" if change else "off",
-                delta_arrow="auto" if change else "off")
+    m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}",
+                **step_delta(since_start(mse, t), no_change(mse, t)))
     m[1].metric("PSNR, ET", decibels(mse[t]),  # no delta: a second one wraps in a fifth of a row
                 help="Peak signal-to-noise ratio of the hidden patches, 10 log10(1 / MSE) for "
                      "pixel values from 0 to 1: higher is better.")
@@ -53,7 +53,7 @@ def since_start(mse: np.ndarray, t: int) -> str | None:
 def no_change(mse: np.ndarray, t: int) -> str:
     """The delta line where since_start has no percentage: why there is none."""
     if t == 0:
-        return "step 0: the start"
+        return START
     if mse[t] == mse[0]:
         return "no change since step 0"
     return "step 0's error was 0"

@@ -139,12 +139,10 @@ def plane_section() -> None:
             live(left, fig, "eb_plane_view", PAGE, config=CHART)
         with right:
             m1, m2 = st.columns(2)
-            m1.metric("Training NLL", f"{run.nll[t]:.4f}",
-                      delta=None if t == 0 else f"{run.nll[t] - run.nll[0]:.3f} since step 0",
-                      delta_color="inverse")
-            m2.metric("Held-out NLL", f"{run.held_nll[t]:.4f}",
-                      delta=None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}",
-                      delta_color="inverse")
+            m1.metric("Training NLL", f"{run.nll[t]:.4f}", **widgets.step_delta(
+                None if t == 0 else f"{run.nll[t] - run.nll[0]:.3f} since step 0"))
+            m2.metric("Held-out NLL", f"{run.held_nll[t]:.4f}", **widgets.step_delta(
+                None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}"))
         h = 300
         live(curves[0], figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
                                            run.held_nll, steps, height=h),

@@ -16,6 +16,7 @@ from ..live_charts import live, live_text
 from ..text import quoted
 from . import cache, figures
 from .cache import Input
+from .sections import token_list
 from .settings import PAGE, SETTINGS as S
 
 
@@ -62,13 +63,12 @@ def step_sentence(inp: Input, weights: np.ndarray, t: int, T: int, E: float) -> 
 def section(inp: Input, input_key: str) -> None:
     st.subheader("One head settles")
     if inp.model == "minilm":
-        from .sections import token_list
         token_list(inp)
     layer, head, token = choose(inp)
     st.caption(f"Query token {token}: {quoted(inp.tokens[token])}. Step 0 is the head's own "
                "attention (one Transformer step); each further step applies the update "
                r"$\xi \leftarrow K^\top \mathrm{softmax}(\beta K \xi)$ again, with the head's "
-               r"keys $K$ (one row per token, $x W_K$) and $\beta = 1/\sqrt{d_{\text{head}}}$.")
+               r"keys $K$ (one row per token) and $\beta = 1/\sqrt{d_{\text{head}}}$.")
     run = cache.settle(inp, layer, head, token)
     W, E, T = run.extras["weights"], run.energies, run.steps  # W (T+1, N), E (T+1,)
     first, last = kinds.k90(W[0]), kinds.k90(W[T])
