@@ -9,7 +9,7 @@ from hopfield_core.heads import analysis, fixed_point, kinds, minilm, vit, vit_c
 from tests.app.conftest import open_app
 from tests.app.test_attention_page import array
 from tests.app.test_live_description import open_numbers
-from ui.transformer_heads import cache, explain, figures
+from ui.transformer_heads import cache, explain, figures, sections
 from ui.transformer_heads.settings import DEFAULT_TEXT, MAX_TEXT
 
 PAGE = "transformer_heads"
@@ -206,6 +206,8 @@ def test_the_whole_model_tables_are_the_cores():
     heads = core_heads()
     table = analysis.kinds_table(heads)
     ours = at.dataframe[0].value
+    assert list(ours.columns) == ["layer", *sections.SHORT]  # the full names; short ones shown
+    assert sections.TABLE_WORDS in [c.value for c in at.caption]  # what the short headers mean
     np.testing.assert_array_equal(ours["global, one step"].to_numpy(), table.one_step[:, 0])
     np.testing.assert_array_equal(ours["retrieval, fixed point"].to_numpy(), table.fixed[:, 2])
     held, share, n, _ = cache.heldout_table("minilm")

@@ -9,9 +9,9 @@ import unicodedata
 import numpy as np
 import streamlit as st
 
-from hopfield_core.heads import kinds
+from hopfield_core.heads import analysis, kinds
 
-from .. import chart_numbers, charts, pictures
+from .. import chart_numbers, charts, pictures, tables
 from ..shared_settings import presenter
 from . import cache, explain, figures
 from .cache import Input
@@ -144,16 +144,31 @@ def head_map_section(inp: Input) -> None:
         key=f"{PAGE}_map_numbers", title="Every head's kind and median k90")
 
 
+# the kinds tables' headers where the full ones do not fit (the full one on hover)
+SHORT = {**{f"{k}, one step": f"{k[:4]}. 1" for k in kinds.KINDS},
+         **{f"{k}, fixed point": f"{k[:4]}. fp" for k in kinds.KINDS},
+         "pairs changing kind (%)": "changed %"}
+
+
+TABLE_WORDS = ("Columns: the heads of each kind after one step (1) and at the fixed point (fp); "
+               "changed %: the share of the layer's (token, head) pairs whose kind changes. "
+               "Hover over a header for its full name.")
+
+
+def kinds_table(table, key: str) -> None:
+    """Heads per kind per layer, one step and at the fixed point, fitted to the column."""
+    tables.show(st, figures.kinds_rows(table.one_step, table.fixed, table.changed_share), key=key,
+                formats={"pairs changing kind (%)": "%.1f"}, short_labels=SHORT)
+
+
 def model_section(inp: Input) -> None:
     """Heads per kind per layer, one step against fixed point, on this input and on the
     shipped held-out set."""
-    from hopfield_core.heads import analysis
-
     table = analysis.kinds_table(list(inp.heads))
     changed = analysis.changed_share(list(inp.heads))
     st.markdown("**On your input**: heads per kind in each layer.")
-    st.dataframe(figures.kinds_rows(table.one_step, table.fixed, table.changed_share),
-                 hide_index=True)
+    st.caption(TABLE_WORDS)
+    kinds_table(table, f"{PAGE}_kinds_input")
     st.caption(explain.counts_sentence(table.total_one_step, "In all, one step") + " "
                + explain.counts_sentence(table.total_fixed, "At the fixed point") +
                f" {100 * changed:.1f} % of the {sum(a.changed.size for a in inp.heads):,} "
@@ -162,8 +177,7 @@ def model_section(inp: Input) -> None:
     what = (f"{n_inputs} windows of {n_tokens} tokens of held-out text" if inp.model == "minilm"
             else f"the {n_inputs} held-out digits")
     st.markdown(f"**On the shipped held-out set** ({what}, pooled).")
-    st.dataframe(figures.kinds_rows(held.one_step, held.fixed, held.changed_share),
-                 hide_index=True)
+    kinds_table(held, f"{PAGE}_kinds_heldout")
     st.caption(explain.counts_sentence(held.total_one_step, "In all, one step") + " "
                + explain.counts_sentence(held.total_fixed, "At the fixed point")
                + f" {100 * share:.1f} % of (token, head) pairs change kind.")
