@@ -24,7 +24,7 @@ SIZES = [(1400, 1000), (1024, 768)]
 PATHS = url_paths() + ["classical?W=1"]
 # the other sections with charts or tables, at the narrower size only (bounded time)
 SECTIONS = ["dense?view=capacity", "modern?view=bound", "modern?view=step", "landscape?view=slice",
-            "landscape?view=states", "attention_family?view=cloud"]
+            "landscape?view=states", "attention_family?view=cloud", "transformer_heads?view=model"]
 COMBOS = [pytest.param(p, w, h, id=f"{p or 'home'}-{w}") for p in PATHS for (w, h) in SIZES] + \
     [pytest.param(p, 1024, 768, id=f"{p}-1024") for p in SECTIONS]
 
