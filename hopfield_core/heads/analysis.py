@@ -92,6 +92,16 @@ def analyse_model(layers, beta: float | None = None, tol: float = fixed_point.TO
     return [analyse_layer(Q, K, beta, tol, max_iter) for Q, K in layers]
 
 
+def split_inputs(layer: LayerHeads, B: int) -> list[LayerHeads]:
+    """A layer analysed for B inputs at once, their heads stacked (B H, N) (the heads are
+    independent), as B LayerHeads of H heads each."""
+    part = lambda a: np.asarray(a).reshape(B, -1, *np.shape(a)[1:])  # noqa: E731 - (B, H, N)
+    arrays = {name: part(getattr(layer, name))
+              for name in ("one_step_k90", "fixed_k90", "iterations", "converged")}
+    return [LayerHeads(N=layer.N, beta=layer.beta, **{n: a[b] for n, a in arrays.items()})
+            for b in range(B)]
+
+
 def pooled(inputs: list[list[LayerHeads]]) -> list[LayerHeads]:
     """Several inputs of one length N as one: each layer's pairs side by side (H, sum of N),
     so that a head's median k90 is taken over every token of every input."""

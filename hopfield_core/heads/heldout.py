@@ -40,11 +40,18 @@ def minilm_layers(model, windows: list[list[int]]) -> list[list[LayerHeads]]:
 
 
 def vit_layers(model: vit.DigitsViT, images: np.ndarray) -> list[list[LayerHeads]]:
-    """Every image's layers analysed (one batch through the forward)."""
+    """Every image's layers analysed: one batch through the forward, and each layer's heads of
+    every image as one batch of (B H) heads, split back per image (twice as fast as a call per
+    image on the 360 digits; the same numbers, tested)."""
     with torch.no_grad():
         _, views = model(torch.as_tensor(np.asarray(images), dtype=torch.float32), inspect=True)
-    return [analysis.analyse_model([(v.q[b].numpy(), v.k[b].numpy()) for v in views])
-            for b in range(len(images))]
+    B = len(images)
+    per_layer = []
+    for v in views:
+        q, k = v.q.numpy(), v.k.numpy()  # (B, H, N, d)
+        stacked = analysis.analyse_layer(q.reshape(-1, *q.shape[2:]), k.reshape(-1, *k.shape[2:]))
+        per_layer.append(analysis.split_inputs(stacked, B))
+    return [list(layers) for layers in zip(*per_layer)]
 
 
 def table(per_input: list[list[LayerHeads]]) -> tuple[KindsTable, float]:

@@ -69,6 +69,20 @@ def test_the_heads_show_all_three_kinds_on_the_heldout_digits(model, digits):
     assert 0 < changed < 1 and np.all(table.converged_share > 0.99)
 
 
+def test_the_batched_heldout_analysis_is_each_images_own(model, digits):
+    """heldout.vit_layers analyses every image's heads in one batch: the numbers are those of
+    one analysis per image (vit.layer_heads, what the page runs for one digit)."""
+    from hopfield_core.heads import analysis
+
+    images = digits[0][:24]
+    batched = heldout.vit_layers(model, images)
+    for image, layers in zip(images, batched):
+        alone = analysis.analyse_model(vit.layer_heads(model, image))
+        for a, b in zip(layers, alone):
+            for name in ("one_step_k90", "fixed_k90", "iterations", "converged"):
+                np.testing.assert_array_equal(getattr(a, name), getattr(b, name), name)
+
+
 def copy_assets(tmp_path):
     target = tmp_path / "vit"
     shutil.copytree(vc.ASSET_DIR, target)
