@@ -2,26 +2,29 @@
 sidebar, then the page). `streamlit run app.py` serves it; app.py warms the process first."""
 import streamlit as st
 
-from ui import boot
+from ui import pages  # the registry: light, as boot is
+from ui.serving import boot
 
 st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", layout="wide")
-boot.warm()  # done at server start (app.py); here for any other host of this script, e.g. AppTest
+boot.warm(pages.warm_up)  # done at server start (app.py); here for any other host, e.g. AppTest
 
-from ui import page_registry, page_style, settings, shared_settings, sidebar, widgets  # noqa: E402  (after the warm-up, by design)
+# after the warm-up, by design
+from ui.settings import layer  # noqa: E402
+from ui.shell import link_messages, page_style, sidebar  # noqa: E402
+from ui.store import shared_settings  # noqa: E402
 
-pages = [st.Page(p.script, title=p.title, icon=p.icon, default=p.default)
-         for p in page_registry.PAGES]
-page = st.navigation(pages)
+page = st.navigation([st.Page(p.script, title=p.title, icon=p.icon, default=p.default)
+                      for p in pages.PAGES])
 shared_settings.bind()  # the shared settings, the store, the query image, presenter mode
 sidebar.presenter_toggle()  # the pages add the shared panels they use
 page_style.apply()
 messages = st.container()  # above the page: what the link asked for that could not be used
-settings.clear_page()
+layer.clear_page()
 page.run()
 # the address bar follows the values in use: the shared ones (sidebar, store, query image,
 # presenter) and the page's own; what no page uses (junk, a bad value) is dropped. Home has
 # no settings
-settings.publish(shared_settings.SIDEBAR, shared_settings.LINK, settings.page())
+layer.publish(shared_settings.SIDEBAR, shared_settings.LINK, layer.page())
 with messages:
-    widgets.lesson_line()  # hidden controls named where no row of controls did
-    widgets.link_messages()
+    link_messages.lesson_line()  # hidden controls named where no row of controls did
+    link_messages.link_messages()

@@ -1,11 +1,12 @@
 """The attention limit: one modern Hopfield step is softmax(Q K^T / sqrt(d_k)) V.
-Layout only: the pieces are in ui/attention/."""
+Layout only: the pieces are in ui/pages/attention/."""
 import streamlit as st
 
-from ui import patterns, query, sidebar, store
-from ui.shared_settings import presenter
-from ui.attention import explain, sections
-from ui.attention.settings import SETTINGS
+from ui.pages.attention import explain, sections
+from ui.pages.attention.settings import SETTINGS
+from ui.settings.modes import presenter
+from ui.shell import sidebar
+from ui.store import patterns, query, store
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """Attention as an exponential family (Shim 2021) and a Transformer step as energy descent.
-Layout only: the parts are in ui/attention_family/."""
-from ui import sidebar
-from ui.attention_family import explain, sections
-from ui.attention_family.settings import SETTINGS
-from ui.shared_settings import presenter
+Layout only: the parts are in ui/pages/attention_family/."""
+from ui.pages.attention_family import explain, sections
+from ui.pages.attention_family.settings import SETTINGS
+from ui.settings.modes import presenter
+from ui.shell import sidebar
 
 
 def main() -> None:

@@ -1,10 +1,10 @@
 """The capacity lab: measure how many patterns each network holds, how wide its basins are,
-and where the classical network's memory melts. Layout only: the parts are in ui/capacity_lab/."""
+and where the classical network's memory melts. Layout only: the parts are in ui/pages/capacity_lab/."""
 import streamlit as st
 
-from ui.capacity_lab import explain, sections
-from ui.shared_settings import presenter
-from ui.capacity_lab.settings import SETTINGS
+from ui.pages.capacity_lab import explain, sections
+from ui.pages.capacity_lab.settings import SETTINGS
+from ui.settings.modes import presenter
 
 
 def main() -> None:

@@ -1,11 +1,13 @@
 """Dense associative memory (Krotov & Hopfield 2016; Demircigil et al. 2017). Layout only:
-the pieces are in ui/dense/."""
+the pieces are in ui/pages/dense/."""
 import streamlit as st
 
-from ui import dynamics_view, pattern_editor, patterns, runs, sidebar, store
-from ui.shared_settings import SIDEBAR
-from ui.dense import explain, sections
-from ui.dense.settings import SETTINGS
+from ui.pages.dense import explain, sections
+from ui.pages.dense.settings import SETTINGS
+from ui.player import dynamics_view, runs
+from ui.shell import sidebar
+from ui.store import pattern_editor, patterns, store
+from ui.store.shared_settings import SIDEBAR
 
 PAGE = "dense"
 
@@ -24,9 +26,7 @@ def main() -> None:
         explain.try_this()
         return
     seed = int(SIDEBAR["q_seed"])
-    cfg = {"interaction": c["interaction"], "degree": int(c["n"]), "beta": float(c["beta"]),
-           "rectified": bool(c["rect"])}
-    mode, steps = c["mode"], int(c["steps"])
+    cfg, mode, steps = c.cfg, c.mode, c.steps
     traj = runs.run("dense", cfg, ps, q, share=0.5, mode=mode, max_steps=steps, rng=seed,
                      readable=True)
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=sections.RISE_REASON,

@@ -1,12 +1,12 @@
 """The Energy Transformer: a pretrained masked-image completer whose dynamics descend one energy.
-Layout only: the pieces are in ui/energy_transformer/."""
+Layout only: the pieces are in ui/pages/energy_transformer/."""
 import streamlit as st
 
-from ui import widgets
-from ui.shared_settings import presenter
-from ui.energy_transformer import cache, controls, explain, sections
-from ui.energy_transformer.sections import PAGE
-from ui.energy_transformer.settings import CONFIGS, SETTINGS
+from ui.pages.energy_transformer import cache, controls, explain, sections
+from ui.pages.energy_transformer.sections import PAGE
+from ui.pages.energy_transformer.settings import CONFIGS, SETTINGS
+from ui.player import play
+from ui.settings.modes import presenter
 
 
 def live() -> str:
@@ -24,7 +24,7 @@ def live() -> str:
     if not presenter():  # presenter mode: under the pictures (sections.frame)
         sections.hidden_note(c.mask, model.cfg)
     run = sections.complete(c)
-    widgets.animated(PAGE, lambda: sections.frame(run, model, c))
+    play.animated(PAGE, lambda: sections.frame(run, model, c))
     return c.name
 
 

@@ -1,9 +1,9 @@
 """Home: what the app is, the road from Hopfield 1982 to the Transformer, how to start.
-Layout only: the prose is in ui/home/explain.py."""
+Layout only: the prose is in ui/pages/home/explain.py."""
 import streamlit as st
 
-from ui import page_registry
-from ui.home import explain
+from ui import pages
+from ui.pages.home import explain
 
 
 def main() -> None:
@@ -11,7 +11,7 @@ def main() -> None:
     # the pages right under the introduction: on a phone within the first two screens
     st.header("The pages")
     with st.container(horizontal=True, wrap=True, gap="medium"):  # wraps on a narrow screen
-        for p in page_registry.PAGES:
+        for p in pages.PAGES:
             if not p.default:
                 st.page_link(p.script, label=p.link_label, width="content")
     explain.road()

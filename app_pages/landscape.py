@@ -1,11 +1,12 @@
 """The energy landscape: see the surface the dynamics roll down, in 2-D, on planes and lines
 through image space, and exhaustively for small binary networks. Layout only: the pieces are
-in ui/landscape/."""
+in ui/pages/landscape/."""
 import streamlit as st
 
-from ui import patterns, sidebar, store
-from ui.landscape import explain, plane, slice, states, world
-from ui.landscape.settings import SETTINGS
+from ui.pages.landscape import explain, plane, slice, states, world
+from ui.pages.landscape.settings import SETTINGS
+from ui.shell import sidebar
+from ui.store import patterns, store
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """Learning the memories: the modern Hopfield network as an energy-based model with an exact
 partition function, its patterns learned by maximum likelihood. Layout only: the parts are in
-ui/learning/."""
-from ui import sidebar
-from ui.learning import explain, sections
-from ui.learning.settings import SETTINGS
+ui/pages/learning/."""
+from ui.pages.learning import explain, sections
+from ui.pages.learning.settings import SETTINGS
+from ui.shell import sidebar
 
 
 def main() -> None:

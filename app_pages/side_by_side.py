@@ -1,11 +1,12 @@
 """Side by side: every Hopfield variant on the same stored patterns and the same corrupted query.
-Layout only: the pieces are in ui/side_by_side/."""
+Layout only: the pieces are in ui/pages/side_by_side/."""
 import streamlit as st
 
-from ui import patterns, sidebar, store
-from ui.shared_settings import presenter
-from ui.side_by_side import explain, sections
-from ui.side_by_side.settings import SETTINGS
+from ui.pages.side_by_side import explain, sections
+from ui.pages.side_by_side.settings import SETTINGS
+from ui.settings.modes import presenter
+from ui.shell import sidebar
+from ui.store import patterns, store
 
 
 def main() -> None:

@@ -1,10 +1,10 @@
 """Inside a trained Transformer: its attention heads as modern Hopfield networks, and the three
 kinds of fixed points (Ramsauer et al. 2020). Layout only: the pieces are in
-ui/transformer_heads/."""
+ui/pages/transformer_heads/."""
 import streamlit as st
 
-from ui.transformer_heads import cache, explain, head, sections
-from ui.transformer_heads.settings import SETTINGS
+from ui.pages.transformer_heads import cache, explain, head, sections
+from ui.pages.transformer_heads.settings import SETTINGS
 
 
 def main() -> None:

@@ -3,9 +3,9 @@ beside the same kind of action on a bare Streamlit app measured in the same run.
 
     python benchmarks/bench_actions.py [--students 5]
 
-Starts `streamlit run app.py` as the README does (tests/load/server.py: headless, 127.0.0.1,
+Starts `streamlit run app.py` as the README does (tests/support/server.py: headless, 127.0.0.1,
 the project's .streamlit/config.toml), lets one student warm it, then runs --students more,
-one after another, each doing the classroom student's actions (tests/load/student.py) over
+one after another, each doing the classroom student's actions (tests/support/student.py) over
 Streamlit's own websocket protocol, with a 0.3 s pause after each so that the server has
 sent everything. Per action: the server process's CPU time (user + system, from psutil)
 from sending it to 0.3 s after its run finished, less the CPU of 0.3 s of idling measured the
@@ -32,9 +32,9 @@ import psutil
 if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import BARE_APP, ROOT, print_table_head  # noqa: E402
-from tests.load.server import Server  # noqa: E402
-from tests.load.st_client import StClient  # noqa: E402
-from tests.load.student import CLASS_LINK, OTHER_PAGES, STEPS, png  # noqa: E402
+from tests.support.server import Server  # noqa: E402
+from tests.support.st_client import StClient  # noqa: E402
+from tests.support.student import CLASS_LINK, OTHER_PAGES, STEPS, png  # noqa: E402
 
 PAUSE = 0.3
 PEER_REPEATS = 41  # the bare app's actions cost about a tick: many, to average

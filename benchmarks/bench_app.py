@@ -12,19 +12,16 @@
 from __future__ import annotations
 
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
-from benchmarks.common import (BARE_APP, CHROMIUM, CHROMIUM_ARGS, ROOT,  # noqa: E402
-                               median_time, print_table_head)
-from tests.load.server import free_port  # noqa: E402
-from ui.page_registry import PAGES  # noqa: E402
+from benchmarks.common import BARE_APP, ROOT, median_time, print_table_head  # noqa: E402
+from tests.support import chromium  # noqa: E402
+from tests.support.server import Server  # noqa: E402
+from ui.pages import PAGES  # noqa: E402
 
 REPEAT = 9
 
@@ -60,7 +57,7 @@ def rerun_table() -> list[tuple]:
         t_rerun = _rerun(at)
         rows.append((f"{page}: rerun", t_rerun, t_bare))
         steps = [b.key for b in at.button if str(getattr(b, "key", "")).endswith("_step")]
-        if steps:  # the page has a player (ui.widgets.player: its keys end in _step, _reset)
+        if steps:  # the page has a player (ui.player.play.player: its keys end in _step, _reset)
             rows.append((f"{page}: Step click", _step_click(at, steps[0]), t_bare))
         if at.exception:
             raise RuntimeError(f"{page} raised {at.exception}")
@@ -71,31 +68,20 @@ def cold_start(script: Path, cwd: Path) -> float:
     """Seconds from launching `streamlit run` to the page's h1 painted in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script),
-                             "--server.headless", "true", "--server.port", str(port),
-                             "--browser.gatherUsageStats", "false"], cwd=cwd,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = Server(app_dir=cwd, script=str(script))
     try:
-        url = f"http://127.0.0.1:{port}"
-        while True:
-            try:
-                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.05)
+        server.wait_healthy()
         with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            b = chromium.launch(p)
             pg = b.new_page()
-            pg.goto(url)
+            pg.goto(server.url)
             pg.wait_for_selector("h1", timeout=60_000)
             elapsed = time.perf_counter() - t0
             b.close()
         return elapsed
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop(timeout=10)
 
 
 def main() -> None:
@@ -104,8 +90,8 @@ def main() -> None:
     for what, t, peer in rerun_table():
         flag = "ok" if t < 0.1 else "SLOW"
         print(f"| {what} | {t * 1e3:.1f} | {peer * 1e3:.1f} | {t / peer:.1f} | < 100 ms: {flag} |")
-    if not Path(CHROMIUM).exists():
-        print(f"\n(no {CHROMIUM}: cold start not measured)")
+    if chromium.missing():
+        print(f"\n({chromium.missing()}: cold start not measured)")
         return
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp) / "bare.py"

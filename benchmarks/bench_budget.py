@@ -1,4 +1,4 @@
-"""The work budget (ui/budget.py) against the machine: the seconds per unit of work it
+"""The work budget (ui/serving/budget.py) against the machine: the seconds per unit of work it
 assumes beside what the core really takes, and the worst run a student can start at the
 largest size (d = 3072 neurons, 40 patterns) with its step limit capped, beside the same
 run uncapped (the peer), measured in one process.
@@ -16,7 +16,7 @@ if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import cpu_time, print_table_head  # noqa: E402
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield  # noqa: E402
-from ui import budget  # noqa: E402
+from ui.serving import budget  # noqa: E402
 
 
 def main() -> None:

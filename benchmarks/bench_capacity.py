@@ -3,7 +3,7 @@
     python benchmarks/bench_capacity.py
 
 Times are the process's CPU time with NumPy's BLAS on one thread and glibc's malloc tuned as
-the app runs them (ui/boot.py, ui/housekeeping.py), so that other work on the machine does
+the app runs them (ui/serving/boot.py, ui/serving/housekeeping.py), so that other work on the machine does
 not count; the estimates (3) are compared with the best of two runs.
 
 1. A 25-point classical success curve at d = 100 (N = 2 .. 50), 50 trials a point, sync and
@@ -15,7 +15,7 @@ not count; the estimates (3) are compared with the best of two runs.
    temperatures 0 .. 1.2), 4 trials a cell, 30 Glauber sweeps. Goal: under 20 s. The peer is
    one batched sweep-for-sweep equivalent of a single cell run 144 times in a loop, measured
    on 12 cells and scaled.
-3. The capacity lab's cost estimates (ui/capacity_lab/cost.py, which decide Run and refusal)
+3. The capacity lab's cost estimates (ui/pages/capacity_lab/cost.py, which decide Run and refusal)
    beside the measured time of the same runs: the page's defaults, its "Try this" prompts,
    a run of every variant, basin maps and phase diagrams. Goal: every ratio within 0.5-2
    (benchmarks/bench_capacity_memory.py does the same for the heaviest runs the page
@@ -33,8 +33,8 @@ from hopfield_core.capacity.curves import SUCCESS_OVERLAP  # noqa: E402
 from hopfield_core.capacity.phase import phase_diagram  # noqa: E402
 from hopfield_core.capacity.stores import Stream  # noqa: E402
 from hopfield_core.classical import ClassicalHopfield  # noqa: E402
-from ui.capacity_lab import cost  # noqa: E402
-from ui.capacity_lab.sections import FLIPS  # noqa: E402
+from ui.pages.capacity_lab import cost  # noqa: E402
+from ui.pages.capacity_lab.sections import FLIPS  # noqa: E402
 
 D, TRIALS = 100, 50
 NS = np.arange(2, 52, 2)  # 25 points
@@ -58,7 +58,7 @@ def loop_curve(mode: str) -> np.ndarray:
 def main() -> None:
     from threadpoolctl import threadpool_limits
 
-    from ui.housekeeping import tune_malloc
+    from ui.serving.housekeeping import tune_malloc
 
     threadpool_limits(1)
     tune_malloc()

@@ -1,12 +1,12 @@
-"""The capacity lab's estimates (ui/capacity_lab/cost.py) against the machine: for each view's
+"""The capacity lab's estimates (ui/pages/capacity_lab/cost.py) against the machine: for each view's
 heaviest run the page accepts (the most trials whose estimate is within cost.MAX_SECONDS
-and ui.budget.RUN_BYTES, at the largest sizes), and for the issue's links, the estimated
+and ui.serving.budget.RUN_BYTES, at the largest sizes), and for the issue's links, the estimated
 seconds beside the measured CPU time, and the estimated peak bytes beside tracemalloc's.
 
     python benchmarks/bench_capacity_memory.py
 
-Measured as the app runs it: NumPy's BLAS on one thread (ui/boot.py), glibc's malloc tuned
-as app.py's start-up does (ui/housekeeping.tune_malloc), one warm-up run first; the time is
+Measured as the app runs it: NumPy's BLAS on one thread (ui/serving/boot.py), glibc's malloc tuned
+as app.py's start-up does (ui/serving/housekeeping.tune_malloc), one warm-up run first; the time is
 the process's CPU time (other work on the machine does not count), the best of two runs.
 Goal: every seconds ratio within 0.5-2, every bytes ratio within 1-2, every peak within
 RUN_BYTES (tests/core/test_capacity_memory.py asserts the bytes).
@@ -19,13 +19,13 @@ if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import best_cpu_time, print_table_head  # noqa: E402
 from hopfield_core.capacity import curves, phase  # noqa: E402
-from tests.memory_probe import traced_peak  # noqa: E402
-from ui.budget import RUN_BYTES  # noqa: E402
-from ui.capacity_lab import cost  # noqa: E402
-from ui.capacity_lab.sections import FLIPS  # noqa: E402
+from tests.support.memory_probe import traced_peak  # noqa: E402
+from ui.pages.capacity_lab import cost  # noqa: E402
+from ui.pages.capacity_lab.sections import FLIPS  # noqa: E402
+from ui.serving.budget import RUN_BYTES  # noqa: E402
 
 MB = 2 ** 20
-MAX_TRIALS, MAX_PHASE_TRIALS = 200, 16  # the page's limits (ui/capacity_lab/settings.py)
+MAX_TRIALS, MAX_PHASE_TRIALS = 200, 16  # the page's limits (ui/pages/capacity_lab/settings.py)
 # view -> (variants, d, (fewest N, most N, points, log axis), flips, params): largest sizes
 CURVES = {
     "curves, classical sync": (["classical-sync"], 1000, (10, 300, 15, False), (0.0,), {}),
@@ -85,7 +85,7 @@ def phase_row(name, d, grid, trials, sweeps, load) -> None:
 def main() -> None:
     from threadpoolctl import threadpool_limits
 
-    from ui.housekeeping import tune_malloc
+    from ui.serving.housekeeping import tune_malloc
 
     threadpool_limits(1)
     tune_malloc()

@@ -17,8 +17,7 @@ if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import interleaved, print_table_head  # noqa: E402
 from hopfield_core.image_files import load_image  # noqa: E402
-from tests.badfiles import huge_png  # noqa: E402
-from tests.core.test_image_decoding_cost import _at_the_limits  # noqa: E402
+from tests.support.badfiles import files_at_the_limits, huge_png  # noqa: E402
 
 
 def pillow_full_decode(data: bytes) -> None:
@@ -27,7 +26,7 @@ def pillow_full_decode(data: bytes) -> None:
 
 
 def main() -> None:
-    files = _at_the_limits()
+    files = files_at_the_limits()
     files["4.9 KB PNG of 39.7 MP (refused)"] = huge_png(6300, 6300)
     print_table_head("file", "size", "load_image (ms)", "Pillow full decode (ms)", "ratio", "goal")
     for name, data in files.items():

@@ -1,6 +1,6 @@
-"""The memory budget (ui/budget.py) against the machine: for each page, the heaviest run a link
+"""The memory budget (ui/serving/budget.py) against the machine: for each page, the heaviest run a link
 can ask for at the largest size (32 x 32 in colour, d = 3072, a store of 40 patterns; the
-step limits cut by ui.budget as the page cuts them), its measured peak beside the estimate
+step limits cut by ui.serving.budget as the page cuts them), its measured peak beside the estimate
 that capped or admitted it, and the whole rerun of the page at that link, traced, beside the
 per-run limit budget.RUN_BYTES.
 
@@ -10,7 +10,7 @@ Peaks are measured with tracemalloc (NumPy and Python) and, for PyTorch's tensor
 torch's profiler (the running sum of its allocations and frees). The rerun's trace does not
 see PyTorch: its column adds the PyTorch estimate of the page, if any.
 Goal: every estimate at or above its measured peak, at most 3 times it, and every rerun within
-RUN_BYTES (tests/robustness/test_memory_budget.py asserts the same).
+RUN_BYTES (tests/ui/serving/test_memory_budget.py asserts the same).
 """
 from __future__ import annotations
 
@@ -19,10 +19,15 @@ import logging
 if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import print_table_head  # noqa: E402
-from tests.robustness.test_memory_budget import (LINKS, TORCH_PAGES, cases,  # noqa: E402
-                                                 fresh_caches, page_peak)
-from ui import budget  # noqa: E402
-from ui.page_registry import PAGES  # noqa: E402
+from tests.support.memory_cases import (  # noqa: E402
+    LINKS,
+    TORCH_PAGES,
+    cases,
+    fresh_caches,
+    page_peak,
+)
+from ui.pages import PAGES  # noqa: E402
+from ui.serving import budget  # noqa: E402
 
 MB = 2 ** 20
 
@@ -58,7 +63,7 @@ def main() -> None:
     for info in PAGES:
         case = runs.get(info.file)
         if case is None:
-            continue  # home and the capacity lab (its own budget, ui/capacity_lab)
+            continue  # home and the capacity lab (its own budget, ui/pages/capacity_lab)
         measured = case.measure()
         rerun = pages[info.file][1]
         print(f"| {info.title} | {case.what} | {measured / MB:.1f} | {case.estimate / MB:.1f} "

@@ -1,10 +1,10 @@
 """A capacity-lab run's estimate against its measured time, alone and with 4 other heavy
-runs at once, through the fair gate (ui/run_queue.py) as the page runs them.
+runs at once, through the fair gate (ui/serving/run_queue.py) as the page runs them.
 
     python benchmarks/bench_queue_wait.py [--slots K]
 
 Five different dense curves (d = 100, N from 50 to 3000, each with its own seed, so nothing
-is shared or cached), each estimated at about 2 s by ui/capacity_lab/cost.py. First each alone;
+is shared or cached), each estimated at about 2 s by ui/pages/capacity_lab/cost.py. First each alone;
 then all five start together in threads, at most K computing at once (default: the cores
 this process may use), one math thread each as in the app. Printed per run: the estimate,
 its computing time, its wall time (waiting included) and the ratios; and the wait the page
@@ -21,8 +21,8 @@ if not __package__:  # run as a script: only benchmarks/ is on sys.path
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from hopfield_core.capacity import curves  # noqa: E402
-from ui import run_queue  # noqa: E402
-from ui.capacity_lab import cost  # noqa: E402
+from ui.pages.capacity_lab import cost  # noqa: E402
+from ui.serving import run_queue  # noqa: E402
 
 RUNS = 5
 NS = cost.counts(50, 3000, 12, log=True)

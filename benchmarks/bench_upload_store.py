@@ -15,8 +15,8 @@ from pathlib import Path
 if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import interleaved, print_table_head  # noqa: E402
-from tests.badfiles import encode, photo  # noqa: E402
-from ui.uploads import UploadStore  # noqa: E402
+from tests.support.badfiles import encode, photo  # noqa: E402
+from ui.store.uploads import UploadStore  # noqa: E402
 
 ENTRIES = 5_400
 ROUNDS = 15

@@ -7,7 +7,7 @@
 Starts `streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port P`
 in the app dir (the repo by default; its .streamlit/config.toml applies as is, and
 --server-args adds flags), waits for /_stcore/health, then for each ramp starts that many
-students (tests/load/student.py, arrivals spread over --spread seconds), a probe that clicks
+students (tests/support/student.py, arrivals spread over --spread seconds), a probe that clicks
 Step every 0.5 s (its largest latency is the longest stall), and --chromium real Chromium
 sessions (Playwright, /usr/bin/chromium). Per ramp: sessions completed / failed and the first
 failure texts; p50 / p95 / p99 of Step, page open, ET completion and page switch; the
@@ -15,7 +15,7 @@ probe's longest stall; the server's CPU (% of one core, children included) and p
 its RSS 30 s (--after) after everyone left beside its idle RSS before the ramp; the CPU the load
 generator and everything else on the machine used (a disturbed run shows there). Streamlit keeps
 a closed tab's session for 120 s (server.disconnectedSessionTTL); the app's tidy-up
-(ui/housekeeping.py) shuts the expired ones down within 30 s more, so read the RSS past 150 s
+(ui/serving/housekeeping.py) shuts the expired ones down within 30 s more, so read the RSS past 150 s
 (--after 30,160). Streamlit alone drops expired sessions only when its session store is next
 written, so with an --after past 120 s one visitor then opens the home page and leaves, and
 the RSS is read once more ("reaped"): for an app without the tidy-up, e.g. an older commit.
@@ -46,12 +46,12 @@ import argparse
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -59,10 +59,12 @@ import psutil
 
 if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
-from benchmarks.common import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: E402
-from tests.load.server import free_port  # noqa: E402
-from tests.load.st_client import StClient  # noqa: E402
-from tests.load.student import CLASS_LINK, Record, probe, student  # noqa: E402
+from benchmarks.common import ROOT  # noqa: E402
+from tests.support import chromium  # noqa: E402
+from tests.support import server as support_server  # noqa: E402
+from tests.support.server import free_port  # noqa: E402
+from tests.support.st_client import StClient  # noqa: E402
+from tests.support.student import CLASS_LINK, Record, probe, student  # noqa: E402
 
 KINDS = ("step", "open", "et", "switch")
 SETTLE_S = 30
@@ -71,32 +73,10 @@ SESSION_TTL_S = 120  # Streamlit's server.disconnectedSessionTTL: a closed tab's
 
 # ---------------------------------------------------------------- the server
 
-class Server:
-    def __init__(self, app_dir: Path, port: int, extra: list[str]):
-        self.url = f"http://127.0.0.1:{port}"
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="load_classroom_", suffix=".log",
-                                               delete=False)
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--browser.gatherUsageStats", "false", *extra]
-        self.proc = subprocess.Popen(cmd, cwd=app_dir, stdout=self.log, stderr=subprocess.STDOUT)
-        self.ps = psutil.Process(self.proc.pid)
+class Measured:
+    """The CPU seconds and resident memory of a server process and all its children."""
 
-    def wait_healthy(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with code {self.proc.returncode}:\n{self.tail()}")
-            try:
-                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
-        raise TimeoutError(f"streamlit not healthy in {timeout} s:\n{self.tail()}")
-
-    def tail(self, n: int = 4000) -> str:
-        return Path(self.log.name).read_text(errors="replace")[-n:]
+    ps: psutil.Process
 
     def procs(self) -> list[psutil.Process]:
         try:
@@ -123,18 +103,16 @@ class Server:
                 pass
         return total
 
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        self.log.close()
+
+class Server(support_server.Server, Measured):
+    """One `streamlit run app.py` (tests/support/server.py), measured."""
+
+    def __init__(self, app_dir: Path, port: int, extra: list[str]):
+        super().__init__(port=port, extra=extra, app_dir=app_dir)
+        self.ps = psutil.Process(self.proc.pid)
 
 
-class Launcher(Server):
+class Launcher(Measured):
     """deploy/classroom.py: K app processes behind nginx, on 127.0.0.1:port."""
 
     def __init__(self, app_dir: Path, port: int, extra: list[str], processes: int):
@@ -185,9 +163,18 @@ class Launcher(Server):
                 streams[upstream] = streams.get(upstream, 0) + 1
         return {"upstreams": streams, "sticky_violations": violations, "requests": len(lines)}
 
+    def tail(self, n: int = 4000) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-n:]
+
     def stop(self) -> None:
-        super().stop()
-        import shutil
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        self.log.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -213,7 +200,7 @@ def chromium_session(base: str, index: int, deadline: float, out: list) -> Recor
         from playwright.sync_api import sync_playwright
         timeout_ms = max(1000, int((deadline - time.monotonic()) * 1000))
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            browser = chromium.launch(p)
             try:
                 page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
                 page.set_default_timeout(min(timeout_ms, 120_000))

@@ -6,12 +6,13 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
+import math
 import socket
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_UPLOAD_MB = 20  # the app's upload cap; raised to server.maxUploadSize when that is larger
+STREAMLIT_UPLOAD_MB = 200  # Streamlit's own server.maxUploadSize where the project sets none
 ANY_ADDRESS = ("0.0.0.0", "", "*", "::")
 LOOPBACK = ("localhost", "::1")
 
@@ -25,13 +26,22 @@ def server_config(root: Path = ROOT) -> dict:
         return {}
 
 
-def upload_cap_mb(root: Path = ROOT) -> int:
-    """server.maxUploadSize from the repository's .streamlit/config.toml (MB), at least 20."""
+def upload_cap_mb(root: Path = ROOT, streamlit_args: list[str] = ()) -> int:
+    """The app's upload cap (MB), stated once: server.maxUploadSize of the repository's
+    .streamlit/config.toml (Streamlit's default where it sets none), unless the launcher's
+    --streamlit-arg passes the app another (the last one wins, as in Streamlit). nginx's body
+    limit is written above it."""
+    value = server_config(root).get("maxUploadSize", STREAMLIT_UPLOAD_MB)
+    args = list(streamlit_args)
+    for i, arg in enumerate(args):
+        if arg == "--server.maxUploadSize" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--server.maxUploadSize="):
+            value = arg.split("=", 1)[1]
     try:
-        return max(DEFAULT_UPLOAD_MB, int(server_config(root).get("maxUploadSize",
-                                                                  DEFAULT_UPLOAD_MB)))
+        return math.ceil(float(value))
     except (ValueError, TypeError):
-        return DEFAULT_UPLOAD_MB
+        return STREAMLIT_UPLOAD_MB
 
 
 def lan_addresses() -> list[str]:

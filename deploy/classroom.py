@@ -33,15 +33,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run as a script: deploy.* and ui.page_registry from the repo
+if str(ROOT) not in sys.path:  # run as a script: deploy.* and ui.pages from the repo
     sys.path.insert(0, str(ROOT))
 
-from deploy.app_settings import (ANY_ADDRESS, allowed_hosts, app_command,  # noqa: E402
-                                  streamlit_args, upload_cap_mb)
+from deploy.app_settings import (  # noqa: E402
+    ANY_ADDRESS,
+    allowed_hosts,
+    app_command,
+    streamlit_args,
+    upload_cap_mb,
+)
 from deploy.nginx_conf import render_nginx_conf  # noqa: E402
-from ui.frame_policy import parse_origins  # noqa: E402
 from deploy.supervisor import Child  # noqa: E402
 from deploy.warmup import pages_to_warm, poll_health, warm  # noqa: E402
+from ui.serving.frame_policy import parse_origins  # noqa: E402
 
 
 def log(msg: str) -> None:
@@ -98,7 +103,7 @@ class Classroom:
         # a process per core: keep each one's math libraries to one thread, or K processes
         # each spawning a thread per core fight over the cores
         for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                    "HOPFIELD_MATH_THREADS"):  # the last one: what ui/boot.py sets at warm-up
+                    "HOPFIELD_MATH_THREADS"):  # the last one: what ui/serving/boot.py sets at warm-up
             env.setdefault(var, str(self.args.threads))
         return env
 
@@ -179,7 +184,8 @@ class Classroom:
         upstreams = [app.upstream for app in self.apps] + list(a.upstream or [])
         listen = f"{a.address}:{a.port}" if a.address not in ("", "*") else str(a.port)
         conf = prefix / "nginx.conf"
-        conf.write_text(render_nginx_conf(prefix, listen, upstreams, upload_cap_mb(),
+        conf.write_text(render_nginx_conf(prefix, listen, upstreams,
+                                          upload_cap_mb(streamlit_args=a.streamlit_arg or []),
                                           workers=a.nginx_workers,
                                           frame_ancestors=a.frame_ancestors,
                                           cross_site=a.cross_site_cookies))
@@ -258,7 +264,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="first app port (then +1, +2...); default: free ports")
     ap.add_argument("--warm", default="all",
                     help="pages to run once per process before opening: 'all' (every page of "
-                         "ui/page_registry.py), 'none' or a comma list of url names ('' is "
+                         "ui/pages/__init__.py), 'none' or a comma list of url names ('' is "
                          "Home), e.g. ',classical'")
     ap.add_argument("--allowed-host", action="append", metavar="NAME",
                     help="a name students type for this server (or, on a worker, for the "

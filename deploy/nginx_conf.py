@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from ui.frame_policy import policy
+from ui.serving.frame_policy import policy
 
 TEMPLATE = Path(__file__).resolve().with_name("nginx.conf.template")
 # a server that refused a connection is left out for fail_timeout, its requests passed on

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,13 +35,12 @@ class Backoff:
         return delay
 
 
-def die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM if the launcher itself is killed (Linux)."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
+DIE_WITH_PARENT = Path(__file__).with_name("die_with_parent.py")
+
+
+def with_parent(cmd: list[str]) -> list[str]:
+    """`cmd` started through die_with_parent.py: SIGTERM to it if the launcher itself dies."""
+    return [sys.executable, str(DIE_WITH_PARENT), str(os.getpid()), *cmd]
 
 
 def describe_exit(code: int) -> str:
@@ -73,9 +73,9 @@ class Child:
     def start(self) -> subprocess.Popen:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as out:
-            self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env, stdout=out,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         process_group=0, preexec_fn=die_with_parent)
+            self.proc = subprocess.Popen(with_parent(self.cmd), cwd=self.cwd, env=self.env,
+                                         stdout=out, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
         self.started_at = time.monotonic()
         return self.proc
 

@@ -3,7 +3,7 @@
 `warm` opens one real session and runs pages in it, speaking Streamlit's own protocol (a
 websocket of BackMsg / ForwardMsg protobufs, what the browser does), so `streamlit_app.py`
 and each page run exactly as for a student. `--warm all` means every page of the
-navigation, read from ui/page_registry.py.
+navigation, read from ui/pages/__init__.py.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
-from ui.page_registry import url_paths
+from ui.pages import url_paths
 
 
 def pages_to_warm(spec: str) -> list[str]:

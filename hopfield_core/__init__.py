@@ -2,6 +2,7 @@
 
 Imports neither streamlit nor plotly; torch only inside `hopfield_core.et`.
 """
+from ._version import version as __version__
 from .attention import hopfield_attention
 from .classical import ClassicalHopfield
 from .dense import DenseAssociativeMemory
@@ -10,6 +11,6 @@ from .numerics import softmax
 from .trajectory import Trajectory
 
 __all__ = [
-    "ClassicalHopfield", "DenseAssociativeMemory", "ModernHopfield", "RetrievalBound",
+    "__version__", "ClassicalHopfield", "DenseAssociativeMemory", "ModernHopfield", "RetrievalBound",
     "Trajectory", "fixed_point_kind", "hopfield_attention", "k90", "softmax",
 ]

@@ -23,7 +23,7 @@ MAX_PIXELS = 40_000_000        # 40 megapixels: any phone photo, far below a dec
 # shrunk (PNG RGBA: 6 MP; greyscale: 24 MP), and the slowest decoders' own caps.
 MAX_DECODED_BYTES = 24_000_000
 FORMAT_MAX_PIXELS = {"GIF": 12_000_000, "WEBP": 2_000_000}
-MAX_FILE_BYTES = 20 * 2 ** 20  # 20 MB
+MAX_FILE_BYTES = 20 * 2 ** 20  # 20 MB: the library's default; the app passes its upload cap
 MAX_SIDE = 1024                # larger images are shrunk while still 8-bit, before float conversion
 
 Source = Union[bytes, bytearray, memoryview, str, os.PathLike, BinaryIO]
@@ -33,19 +33,19 @@ class ImageError(ValueError):
     """An image that cannot be used, with a sentence that says why and what to do."""
 
 
-def _read_bytes(source: Source) -> bytes:
+def _read_bytes(source: Source, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, os.PathLike)):
         try:
             with open(source, "rb") as f:
-                return f.read(MAX_FILE_BYTES + 1)
+                return f.read(max_bytes + 1)
         except OSError as e:
             raise ImageError(f"The file {os.fspath(source)!r} could not be opened ({e.strerror}).") from e
     if hasattr(source, "read"):
         if hasattr(source, "seek"):
             source.seek(0)
-        data = source.read(MAX_FILE_BYTES + 1)
+        data = source.read(max_bytes + 1)
         if not isinstance(data, (bytes, bytearray)):
             raise ImageError("The upload did not give binary data; please choose an image file.")
         return bytes(data)
@@ -73,7 +73,8 @@ def _sniff_unsupported(head: bytes) -> str | None:
 _SUPPORTED = "PNG, JPEG, GIF, WebP or BMP"
 
 
-def load_image(source: Source, max_pixels: int = MAX_PIXELS, max_side: int | None = MAX_SIDE) -> np.ndarray:
+def load_image(source: Source, max_pixels: int = MAX_PIXELS, max_side: int | None = MAX_SIDE,
+               max_bytes: int = MAX_FILE_BYTES) -> np.ndarray:
     """Decode an image safely into an RGB float array (H, W, 3) in [0, 1].
 
     EXIF orientation is applied, transparency is composited on white, only the
@@ -81,13 +82,15 @@ def load_image(source: Source, max_pixels: int = MAX_PIXELS, max_side: int | Non
     header before anything is decoded. An image larger than `max_side` on its
     longer side is shrunk (aspect kept) while it is decoded: JPEG decodes at
     1/2, 1/4 or 1/8 scale, other formats are reduced while still 8-bit, so a
-    large file never becomes a large float array. Bad input raises ImageError.
+    large file never becomes a large float array. A file over `max_bytes` is refused unread
+    beyond that. Bad input raises ImageError.
     """
-    data = _read_bytes(source)
+    data = _read_bytes(source, max_bytes)
     if len(data) == 0:
         raise ImageError("The file is empty (0 bytes). Please choose an image file.")
-    if len(data) > MAX_FILE_BYTES:
-        raise ImageError(f"The file is larger than {MAX_FILE_BYTES // 2 ** 20} MB; please use a smaller image.")
+    if len(data) > max_bytes:
+        raise ImageError(f"The file is larger than {max_bytes / 2 ** 20:g} MB; please use a "
+                         "smaller image.")
     kind = _sniff_unsupported(data[:4096])
     if kind:
         raise ImageError(f"This file is {kind}, not a picture this app can read. "

@@ -80,24 +80,20 @@ if not os.environ.get("HOPFIELD_UPLOAD_DIR") or (
     os.environ["_HOPFIELD_TEST_UPLOADS"] = os.environ["HOPFIELD_UPLOAD_DIR"]
 
 
-# The app gives torch and NumPy's BLAS one thread each for the whole process (ui/boot.py), which
-# is right for a server but would slow the tests that follow an AppTest: give them back.
-import importlib  # noqa: E402
-
-import torch  # noqa: E402
-from threadpoolctl import threadpool_info, threadpool_limits  # noqa: E402
-
-importlib.import_module("numpy")  # loads the BLAS that threadpool_info reports
-
-torch.get_num_threads()  # fixes this (main) thread's count before an AppTest changes the default
-_BLAS_THREADS = max((p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"),
-                    default=1)
+# The app gives torch and NumPy's BLAS one thread each for the whole process (ui/serving/boot.py),
+# which is right for a server but would slow the tests that follow an AppTest: give them back.
+# Read without importing torch or threadpoolctl (the core's tests run where neither is installed):
+# a test that uses them imports them; afterwards each module's end restores their counts.
+_THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _math_threads_restored():
     yield
     # OpenBLAS's limit is process-wide, so it is given back. torch's is per thread: this (main)
-    # thread keeps the count it read above, and threads started later (an AppTest's script
-    # threads) inherit the app's, as a server's sessions do.
-    threadpool_limits(limits=_BLAS_THREADS, user_api="blas")
+    # thread gets its count back, and threads started later (an AppTest's script threads)
+    # inherit the app's, as a server's sessions do.
+    if "threadpoolctl" in sys.modules:
+        sys.modules["threadpoolctl"].threadpool_limits(limits=_THREADS, user_api="blas")
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(_THREADS)

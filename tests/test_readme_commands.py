@@ -52,3 +52,22 @@ def test_every_test_that_docs_science_cites_exists():
             tree = ast.parse((ROOT / path).read_text())
             defined[path] = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         assert name.startswith("test") and name in defined[path], f"{path}::{name}"
+
+
+def test_the_fast_inner_loop_is_documented_and_starts_no_server_and_no_browser():
+    """docs/architecture.md's fast command: its folders exist, and no test in them starts a
+    server, a browser or the websocket client (itself or through tests/support)."""
+    from tests.support.imports import reaches
+
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    section = doc.split("The fast inner loop", 1)[1]
+    cmd = re.search(r"```bash\n(.+?)\n```", section, re.S).group(1).strip()
+    assert cmd.startswith("python -m pytest ")
+    folders = cmd.split()[3:]
+    assert folders and all((ROOT / f).is_dir() for f in folders), folders
+    slow = {"tests.support.server", "tests.support.chromium", "tests.support.st_client",
+            "tests.support.launcher", "playwright.sync_api"}
+    found = {str(p.relative_to(ROOT)): reaches(p) & slow
+             for f in folders for p in (ROOT / f).rglob("*.py") if reaches(p) & slow}
+    assert not found, found
+    assert "python -m pytest" in command_under("Run the tests")

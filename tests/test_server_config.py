@@ -5,10 +5,12 @@ import tomllib
 import urllib.request
 from pathlib import Path
 
-from ui.frame_policy import ENV as FRAME_ANCESTORS_ENV
+import pytest
+
 from hopfield_core import image_files
-from tests.deploy.launcher import websocket_status
-from tests.load.server import Server
+from tests.support.launcher import websocket_status
+from tests.support.server import Server
+from ui.serving.frame_policy import ENV as FRAME_ANCESTORS_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,10 +26,29 @@ def test_students_see_no_tracebacks_and_no_developer_menu():
     assert c["client"]["toolbarMode"] == "viewer"
 
 
-def test_uploads_are_small_and_never_larger_than_the_decoder_accepts():
+def test_the_upload_cap_is_stated_once_and_read_everywhere(monkeypatch, tmp_path):
+    """.streamlit/config.toml's server.maxUploadSize is the cap: the upload store passes it to
+    the decoder, the deploy writes nginx's body limit from it, the README states it."""
+    from deploy.app_settings import upload_cap_mb
+    from ui.store import uploads
+
     mb = config()["server"]["maxUploadSize"]
     assert 1 <= mb <= 20
-    assert mb * 2 ** 20 <= image_files.MAX_FILE_BYTES
+    monkeypatch.chdir(ROOT)  # Streamlit reads the project's config from the working folder
+    from streamlit import config as st_config
+
+    st_config.get_config_options(force_reparse=True)
+    assert uploads.upload_cap_bytes() == mb * 2 ** 20
+    monkeypatch.setenv(uploads.ROOT_ENV, str(tmp_path))
+    store = uploads.default_store()
+    assert store.max_file_bytes == mb * 2 ** 20
+    with pytest.raises(image_files.ImageError, match=f"larger than {mb} MB"):
+        store.put("big.png", b"\x89PNG" + b"\0" * (mb * 2 ** 20))
+    assert upload_cap_mb() == mb
+    assert upload_cap_mb(streamlit_args=["--server.maxUploadSize", "50"]) == 50
+    assert upload_cap_mb(streamlit_args=["--server.maxUploadSize=3"]) == 3
+    assert f"uploads\nof up to {mb} MB" in (ROOT / "README.md").read_text() \
+        or f"uploads of up to {mb} MB" in (ROOT / "README.md").read_text()
 
 
 def test_no_file_watcher_no_forced_gc_and_xsrf_on():

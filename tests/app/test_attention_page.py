@@ -1,23 +1,22 @@
 """The attention limit: the printed checks, the heatmap, heads, the iteration, URL state."""
-import base64
 import itertools
 import json
 import math
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
 
 from hopfield_core import ModernHopfield, compare
 from hopfield_core.images import corrupt, resize, to_continuous
 from hopfield_core.presets import preset_image
-from ui.attention.explain import TRY_THIS
+from tests.support.apptest import array, open_app
+from ui.pages.attention.explain import TRY_THIS
 
 HOX = "letters/H,letters/O,letters/X"
 
 
 def setup(keys=HOX, size=16, q_index=0, kind="flip", amount=0.2, seed=0):
-    """ui/patterns.py's continuous recipe: X (N, d) centred unit-norm rows and the query (d,)."""
+    """ui/store/patterns.py's continuous recipe: X (N, d) centred unit-norm rows and the query (d,)."""
     rows = []
     for key in keys.split(","):
         group, _, name = key.partition("/")
@@ -39,16 +38,6 @@ def metric(at, label_start):
 
 def charts(at):
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def array(z):
-    """Plotly 6 sends arrays as typed buffers {dtype, bdata, shape}; older ones as lists."""
-    if isinstance(z, dict):
-        flat = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"])
-        if "shape" not in z:  # one-dimensional
-            return flat
-        return flat.reshape(tuple(int(s) for s in str(z["shape"]).split(",")))
-    return np.asarray(z, dtype=float)
 
 
 def heatmaps(at):
@@ -86,7 +75,7 @@ def test_heatmap_shape_and_values_match_n_patterns_and_queries():
     assert z.shape == (1, 5)
     np.testing.assert_allclose(z[0], softmax_rows(q @ X.T / 16.0), rtol=1e-9)
     assert list(spec["data"][0]["x"]) == ["1. A", "2. B", "3. C", "4. D", "5. E"]
-    at.toggle(key="attention_at_all").set_value(True).run()
+    at.toggle(key="attention_all").set_value(True).run()
     spec, (z,) = heatmaps(at)
     assert z.shape == (6, 5)
     assert spec["data"][0]["y"][0] == "query" and spec["data"][0]["y"][3] == "3. C (corrupted)"
@@ -96,8 +85,8 @@ def test_heatmap_shape_and_values_match_n_patterns_and_queries():
 
 @pytest.mark.parametrize("kind", ["tied", "random"])
 def test_several_heads_work_and_match_a_per_head_computation(kind):
-    at = open_app("attention", query={"at_proj": kind, "at_heads": "3", "at_dk": "4",
-                                      "at_seed": "2", "at_beta": "20", "at_bhand": "1"})
+    at = open_app("attention", query={"proj": kind, "heads": "3", "dk": "4",
+                                      "seed": "2", "beta": "20", "bhand": "1"})
     assert not at.exception
     X, q = setup()
     P = compare.random_projections(256, 4, heads=3, seed=2, tied=kind == "tied")
@@ -113,7 +102,7 @@ def test_several_heads_work_and_match_a_per_head_computation(kind):
 
 
 def test_iteration_converges_to_the_fixed_point_of_modern_hopfield_run():
-    at = open_app("attention", query={"at_beta": "20", "at_bhand": "1", "at_T": "8"})
+    at = open_app("attention", query={"beta": "20", "bhand": "1", "T": "8"})
     X, q = setup()
     ref = ModernHopfield(X, beta=20.0).run(q, max_steps=500, tol=1e-12)
     xi = q
@@ -143,54 +132,70 @@ def test_default_beta_iteration_ends_at_the_global_average():
 
 
 def test_too_few_steps_is_reported_as_not_converged():
-    at = open_app("attention", query={"at_beta": "5", "at_bhand": "1", "at_T": "1"})
+    at = open_app("attention", query={"beta": "5", "bhand": "1", "T": "1"})
     assert metric(at, "Last change") > 1e-6
     assert metric(at, "max |ξ(T) − fixed point of ModernHopfield.run|") > 1e-6
     assert any("Not converged yet" in w.value for w in at.warning)
 
 
 def test_url_params_seed_the_widgets_and_round_trip():
-    at = open_app("attention", query={"at_proj": "tied", "at_dk": "8", "at_heads": "2",
-                                      "at_seed": "3", "at_beta": "5", "at_bhand": "1", "at_all": "1", "at_T": "7"})
-    assert at.radio(key="attention_at_proj").value == "tied"
-    assert at.number_input(key="attention_at_dk").value == 8
-    assert at.slider(key="attention_at_heads").value == 2
-    assert at.number_input(key="attention_at_seed").value == 3
-    assert at.toggle(key="attention_at_bhand").value is True
-    assert at.number_input(key="attention_at_beta").value == 5.0
-    assert at.toggle(key="attention_at_all").value is True
-    assert at.slider(key="attention_at_T").value == 7
+    at = open_app("attention", query={"proj": "tied", "dk": "8", "heads": "2",
+                                      "seed": "3", "beta": "5", "bhand": "1", "all": "1", "T": "7"})
+    assert at.radio(key="attention_proj").value == "tied"
+    assert at.number_input(key="attention_dk").value == 8
+    assert at.slider(key="attention_heads").value == 2
+    assert at.number_input(key="attention_seed").value == 3
+    assert at.toggle(key="attention_bhand").value is True
+    assert at.number_input(key="attention_beta").value == 5.0
+    assert at.toggle(key="attention_all").value is True
+    assert at.slider(key="attention_T").value == 7
     _, zs = heatmaps(at)
     assert len(zs) == 2 and zs[0].shape == (4, 3)
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
-    assert (qp["at_proj"], qp["at_dk"], qp["at_heads"], qp["at_beta"], qp["at_T"]) == \
+    assert (qp["proj"], qp["dk"], qp["heads"], qp["beta"], qp["T"]) == \
         ("tied", "8", "2", "5", "7")
     # turning the hand-set beta off goes back to 1/sqrt(d_k), and the link says so
-    at.toggle(key="attention_at_bhand").set_value(False).run()
-    assert at.query_params["at_bhand"] in ("0", ["0"])  # beta back to 1/sqrt(d_k)
+    at.toggle(key="attention_bhand").set_value(False).run()
+    assert at.query_params["bhand"] in ("0", ["0"])  # beta back to 1/sqrt(d_k)
     assert "β = 0.3536" in heatmaps(at)[0]["layout"]["title"]["text"]  # 1/sqrt(8)
 
 
 def test_identity_projections_disable_the_projection_widgets():
     at = open_app("attention")
-    assert at.number_input(key="attention_at_dk").disabled and at.slider(key="attention_at_heads").disabled
-    assert at.number_input(key="attention_at_beta").disabled
-    at.radio(key="attention_at_proj").set_value("random").run()
-    assert not at.number_input(key="attention_at_dk").disabled and not at.slider(key="attention_at_heads").disabled
+    assert at.number_input(key="attention_dk").disabled and at.slider(key="attention_heads").disabled
+    assert at.number_input(key="attention_beta").disabled
+    at.radio(key="attention_proj").set_value("random").run()
+    assert not at.number_input(key="attention_dk").disabled and not at.slider(key="attention_heads").disabled
 
 
 def test_bad_url_values_fall_back_with_a_warning():
+    """Under the names older links gave them (at_heads, ...): read, named as the link wrote
+    them, and written back under the current names."""
     at = open_app("attention", query={"at_heads": "9", "at_dk": "-3", "at_proj": "magic",
                                       "at_T": "x"})
     assert not at.exception
     # out of range: the nearest end of the range; not usable at all: the default
-    assert at.slider(key="attention_at_heads").value == 4 and at.number_input(key="attention_at_dk").value == 1
-    assert at.radio(key="attention_at_proj").value == "identity" and at.slider(key="attention_at_T").value == 10
+    assert at.slider(key="attention_heads").value == 4 and at.number_input(key="attention_dk").value == 1
+    assert at.radio(key="attention_proj").value == "identity" and at.slider(key="attention_T").value == 10
     warnings = " ".join(w.value for w in at.warning)
     assert "at_heads = `9` (Heads), which is outside 1 to 4; using 4." in warnings
     assert "at_dk = `-3`" in warnings and "using 1." in warnings
     assert "at_proj = `magic`" in warnings and "is not one of identity, tied, random" in warnings
     assert "at_T = `x` (Iteration steps T), which is not a whole number; using 10." in warnings
+    assert at.query_params["heads"] in ("4", ["4"]) and "at_heads" not in at.query_params
+
+
+def test_a_link_of_the_old_names_still_sets_and_hides_the_controls():
+    """Links shared before the page's fields lost their "at_" prefix keep working."""
+    at = open_app("attention", query={"at_T": "7", "at_heads_hide": "1", "at_heads": "2",
+                                      "at_proj": "random"})
+    assert not at.exception and not at.warning
+    assert at.slider(key="attention_T").value == 7
+    assert at.radio(key="attention_proj").value == "random"
+    assert not [w for w in at.slider if w.key == "attention_heads"]  # hidden, its value in use
+    assert at.query_params["T"] in ("7", ["7"]) and at.query_params["heads"] in ("2", ["2"])
+    assert at.query_params["heads_hide"] in ("1", ["1"])
+    assert not {"at_T", "at_heads", "at_heads_hide", "at_proj"} & set(at.query_params)
 
 
 def test_an_empty_store_asks_for_patterns():
@@ -201,7 +206,7 @@ def test_an_empty_store_asks_for_patterns():
 
 
 def test_a_new_query_or_store_updates_the_heatmap_and_the_iteration():
-    at = open_app("attention", query={"at_beta": "20", "at_bhand": "1"})
+    at = open_app("attention", query={"beta": "20", "bhand": "1"})
     at.selectbox(key="q_index").select(1).run()
     at.number_input(key="q_seed").set_value(4).run()
     X, q = setup(q_index=1, seed=4)
@@ -214,16 +219,16 @@ def test_a_new_query_or_store_updates_the_heatmap_and_the_iteration():
 
 
 def test_try_this_tied_heads_disagree_at_d_k_2_and_agree_at_16():
-    at = open_app("attention", query={"at_proj": "tied", "at_heads": "4", "at_dk": "2",
-                                      "at_beta": "20", "at_bhand": "1"})
+    at = open_app("attention", query={"proj": "tied", "heads": "4", "dk": "2",
+                                      "beta": "20", "bhand": "1"})
     _, zs = heatmaps(at)
     favourite = [int(np.argmax(z[0])) for z in zs]
     assert len(set(favourite)) > 1  # the heads disagree
-    at.number_input(key="attention_at_dk").set_value(16).run()
+    at.number_input(key="attention_dk").set_value(16).run()
     _, zs = heatmaps(at)
     assert all(z[0, 0] > 0.99 for z in zs)  # every head on H
-    at.toggle(key="attention_at_all").set_value(True).run()
-    at.radio(key="attention_at_proj").set_value("identity").run()
+    at.toggle(key="attention_all").set_value(True).run()
+    at.radio(key="attention_proj").set_value("identity").run()
     _, (z,) = heatmaps(at)
     np.testing.assert_allclose(z[1:], np.eye(3), atol=1e-3)  # each corrupted letter on itself
 
@@ -249,7 +254,7 @@ def test_try_this_the_default_beta_weighs_every_letter_about_a_third_and_20_retr
     mean = X.mean(axis=0)
     assert np.linalg.norm(xi - mean) < 0.01 * np.linalg.norm(mean)     # nearly the average
     np.testing.assert_allclose(softmax_rows(X @ xi / 16), 1 / 3, atol=0.002)
-    at = open_app("attention", query={"at_beta": "20", "at_bhand": "1"})
+    at = open_app("attention", query={"beta": "20", "bhand": "1"})
     _, (z,) = heatmaps(at)
     assert z[0, 0] > 0.9999                                             # lights up on H
     one = softmax_rows(20.0 * (X @ q)) @ X
@@ -260,8 +265,8 @@ def test_try_this_the_default_beta_weighs_every_letter_about_a_third_and_20_retr
 def test_try_this_independent_heads_attend_to_letters_at_random():
     """'Now choose random, independent: the heads attend to letters at random' (4 heads,
     d_k = 16, beta = 20, seed 0), where the tied heads all chose H."""
-    at = open_app("attention", query={"at_proj": "random", "at_heads": "4", "at_dk": "16",
-                                      "at_beta": "20", "at_bhand": "1"})
+    at = open_app("attention", query={"proj": "random", "heads": "4", "dk": "16",
+                                      "beta": "20", "bhand": "1"})
     _, zs = heatmaps(at)
     favourite = [int(np.argmax(z[0])) for z in zs]
     assert len(set(favourite)) >= 3 and favourite.count(0) == 1       # O, H, X, X
@@ -270,7 +275,7 @@ def test_try_this_independent_heads_attend_to_letters_at_random():
 def test_the_check_names_the_hand_set_beta():
     """The AGREE message: 'softmax(beta Q K^T) V (beta = 1/sqrt(d_k) unless set by hand)', not
     'softmax(Q K^T / sqrt(d_k)) V', which is wrong when beta is set by hand (here 20)."""
-    at = open_app("attention", query={"at_bhand": "1", "at_beta": "20"})
+    at = open_app("attention", query={"bhand": "1", "beta": "20"})
     assert metric(at, "max |attention − Hopfield step|") < 1e-6
     (ok,) = [s.value for s in at.success if s.value.startswith("Equal up to rounding")]
     assert "softmax(β Q Kᵀ) V (β = 1/√d_k unless set by hand)" in ok

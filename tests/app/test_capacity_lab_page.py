@@ -1,16 +1,16 @@
 """The capacity lab page: its curves are the core's, its CSV says what it plots, costly runs
 wait for Run or are refused with a reason, bad ranges get a message, every view draws; runs
-wait their turn in the fair gate (ui/run_queue.py), and Cancel stops one until Run again."""
+wait their turn in the fair gate (ui/serving/run_queue.py), and Cancel stops one until Run again."""
 import csv
 import io
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app, open_tab
-from tests.app.test_attention_page import array
 
 from hopfield_core.capacity import success_curve
-from ui.capacity_lab import cost
+from tests.support.apptest import array, open_app, open_tab
+from tests.support.capacity_runs import COSTLY_NS, costly
+from ui.pages.capacity_lab import cost
 
 PAGE = "capacity_lab"
 
@@ -23,7 +23,9 @@ def test_default_curves_are_the_cores():
     at = open_app(PAGE)
     assert len(at.get("plotly_chart")) == 2 and not at.warning
     ns = cost.counts(2, 30, 15, log=False)
-    from ui.capacity_lab.export import curves_csv  # the page's own CSV writer, fed the core
+    from ui.pages.capacity_lab.export import (
+        curves_csv,  # the page's own CSV writer, fed the core
+    )
     expected = [success_curve(v, 100, ns, 20, 0.0, rng=0)
                 for v in ("classical-sync", "classical-async")]
     rows = rows_of(curves_csv(expected).decode())
@@ -52,7 +54,7 @@ def test_a_huge_run_is_refused_with_the_reason():
 
 
 def test_a_middling_run_waits_for_run():
-    from ui.run_queue_view import about
+    from ui.serving.run_queue_view import about
 
     query, seconds = costly(0)  # between cost.INSTANT_SECONDS and cost.MAX_SECONDS
     at = open_app(PAGE, query=query)
@@ -79,7 +81,7 @@ def test_the_basin_map_is_the_cores():
     import json
 
     from hopfield_core.capacity import basin_map
-    from ui.capacity_lab.sections import FLIPS
+    from ui.pages.capacity_lab.sections import FLIPS
 
     at = open_app(PAGE)
     open_tab(at, "capacity_lab_view", "basins")
@@ -89,7 +91,7 @@ def test_the_basin_map_is_the_cores():
 
 
 def test_the_try_this_prompts_run():
-    from ui.capacity_lab.explain import PROMPT_RUNS
+    from ui.pages.capacity_lab.explain import PROMPT_RUNS
 
     for name, r in PROMPT_RUNS.items():
         log = any(not v.startswith("classical") for v in r["variants"])
@@ -100,7 +102,7 @@ def test_the_try_this_prompts_run():
 def test_partial_charts_are_drawn_then_replaced(monkeypatch):
     """With every point redrawn (no throttle), a run draws its curves point by point into the
     same two places: at the end there are two charts, keyed, with every point."""
-    from ui.capacity_lab import live
+    from ui.pages.capacity_lab import live
 
     drawn = []
     real = live.plot
@@ -136,7 +138,7 @@ def test_every_chart_downloads_as_a_named_png(view, names):
 
 def test_widening_a_range_computes_only_the_new_points(monkeypatch):
     from hopfield_core.capacity import curves
-    from ui.capacity_lab import cache
+    from ui.pages.capacity_lab import cache
 
     asked = []
     real = curves.success_points
@@ -150,21 +152,6 @@ def test_widening_a_range_computes_only_the_new_points(monkeypatch):
 
 
 # ------------------------------------------------------------------ the fair gate of heavy runs
-
-COSTLY_NS = cost.counts(50, 3000, 12, log=True)  # the dense network's N, d = 100
-
-
-def costly(seed: int, seconds: float = 2.0) -> tuple[dict, float]:
-    """(the link, its estimate) of a dense-network curve that needs the Run button: the
-    fewest trials whose estimate is at least `seconds` (and above cost.INSTANT_SECONDS)."""
-    for trials in range(1, 201):
-        estimate = cost.curves_seconds(["dense"], 100, COSTLY_NS, trials)
-        if estimate >= seconds and estimate > cost.INSTANT_SECONDS:
-            assert estimate <= cost.MAX_SECONDS, estimate
-            return {"v_sync": "0", "v_async": "0", "v_dense": "1", "d": "100", "n_lo": "50",
-                    "n_hi": "3000", "points": str(len(COSTLY_NS)), "trials": str(trials),
-                    "seed": str(seed)}, estimate
-    raise AssertionError("no number of trials gives such a run")
 
 
 def click_during_the_run(key: str) -> None:
@@ -187,8 +174,8 @@ def click_during_the_run(key: str) -> None:
 
 
 def test_cancel_stops_the_run_and_it_waits_for_run_again(monkeypatch):
-    from ui import run_queue
-    from ui.capacity_lab import live
+    from ui.pages.capacity_lab import live
+    from ui.serving import run_queue
 
     ticks, real = [], live.Live.tick
 
@@ -207,7 +194,7 @@ def test_cancel_stops_the_run_and_it_waits_for_run_again(monkeypatch):
     assert not at.get("plotly_chart")
     assert [i.value for i in at.info] == [
         "Cancelled: nothing was drawn. Press Run to start this curve again."]
-    from ui.run_queue_view import about
+    from ui.serving.run_queue_view import about
     assert [b.label for b in at.button if b.label.startswith("Run")] == [
         f"Run ({about(estimate)})"]
     assert run_queue.GATE.counts() == (0, 0)  # its slot is free
@@ -228,7 +215,7 @@ def test_a_run_waits_its_turn_and_says_so(monkeypatch, query, charts):
     import threading
     import time
 
-    from ui import run_queue, run_queue_view
+    from ui.serving import run_queue, run_queue_view
 
     gate, release, shown = run_queue.Gate(1), threading.Event(), []
     monkeypatch.setattr(run_queue, "GATE", gate)
@@ -263,7 +250,7 @@ def test_a_session_whose_tab_has_gone_leaves_the_queue(monkeypatch):
     for the first look only.)"""
     import threading
 
-    from ui import run_queue, run_queue_view
+    from ui.serving import run_queue, run_queue_view
 
     asked = []
 
@@ -312,7 +299,7 @@ def test_a_link_past_the_memory_budget_is_refused_with_the_limit_named():
     said = [w.value for w in at.warning if "of the server's memory" in w.value]
     assert said == [cost.curves_refusal(["modern"], 1000, ns, 1, (0.0,), 3, 1.0)]
     assert f"at most {cost.RUN_BYTES // 2**20} MB" in said[0] and "Lower d or the largest N" in said[0]
-    assert not at.get("plotly_chart") and not [b for b in at.button if b.key == "cap_run_curve"]
+    assert not at.get("plotly_chart") and not [b for b in at.button if b.key == "capacity_lab_run_curve"]
 
 
 def test_the_exponential_textbook_line_is_drawn_only_where_its_theorem_applies():
@@ -320,7 +307,7 @@ def test_the_exponential_textbook_line_is_drawn_only_where_its_theorem_applies()
     small beta the memory fails far below it (d = 30, beta 0.05 already fails at N = 30), so
     the line is not drawn there."""
     from hopfield_core.capacity import success_curve
-    from ui.capacity_lab.figures import curves_figure
+    from ui.pages.capacity_lab.figures import curves_figure
 
     def lines(beta):
         c = success_curve("exponential", 30, [30, 3000, 30000], 8, rng=1, beta=beta)
@@ -348,8 +335,8 @@ def test_the_phase_diagrams_theory_line_is_named_in_its_legend():
     import json
 
     from hopfield_core.capacity import ags
-    from ui.capacity_lab import cache
-    from ui.capacity_lab.figures import THEORY_LINE
+    from ui.pages.capacity_lab import cache
+    from ui.pages.capacity_lab.figures import THEORY_LINE
 
     at = open_app(PAGE, query={"view": "phase", "ph_load": "0.1"})  # the line ends at 0.1
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)

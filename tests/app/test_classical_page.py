@@ -1,26 +1,19 @@
 """The classical page: store, corrupt, step, run; verdicts, energies, URL state, bad uploads."""
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
 
 from hopfield_core import ClassicalHopfield
-from hopfield_core.images import corrupt, to_bipolar, resize
-from hopfield_core.presets import preset_image
+from tests.support.apptest import check_presenter_layout, open_app
+from tests.support.samples import classical_run, letters
 
 
 def energy_shown(at) -> float:
     return float(at.metric[0].value)
 
 
-def expected_run(letters, q_index, kind, amount, seed, mode, size=16):
-    X = np.stack([to_bipolar(resize(preset_image("letters", c, 64), (size, size))) for c in letters])
-    q = corrupt(X[q_index], (size, size), kind, amount, rng=seed)
-    return ClassicalHopfield(X).run(q, mode=mode, rng=seed, max_steps=30)
-
-
 def test_default_store_step_and_run_show_the_true_energies():
     at = open_app("classical")
-    ref = expected_run("HOX", 0, "flip", 0.2, 0, "async")
+    ref = classical_run("HOX", 0, "flip", 0.2, 0, "async")
     assert energy_shown(at) == float(f"{ref.energies[0]:.6g}")
     at.button(key="classical_step").click().run()
     assert energy_shown(at) == float(f"{ref.energies[1]:.6g}")
@@ -80,7 +73,7 @@ def test_two_sessions_do_not_share_patterns():
 
 
 def test_the_caption_describes_the_settings_in_use():
-    from ui.classical.explain import caption
+    from ui.pages.classical.explain import caption
 
     assert caption("async", 0.0, "hebbian") == (
         "Binary neurons and Hebbian weights: updated one at a time at zero temperature, the "
@@ -97,7 +90,7 @@ def test_the_caption_describes_the_settings_in_use():
 
 
 def _weights_as_written(X: np.ndarray, rule: str) -> np.ndarray:
-    """W as the page's formulas for `rule` write it (ui.classical.explain.RULES), with loops:
+    """W as the page's formulas for `rule` write it (ui.pages.classical.explain.RULES), with loops:
     an oracle for the core's vectorised rules."""
     N, d = X.shape
     if rule == "hebbian":  # W = (1/d) sum_mu x_mu x_mu^T
@@ -114,14 +107,10 @@ def _weights_as_written(X: np.ndarray, rule: str) -> np.ndarray:
     return W
 
 
-def _letters(names: str, size: int = 16) -> np.ndarray:
-    return np.stack([to_bipolar(resize(preset_image("letters", c, 64), (size, size))) for c in names])
-
-
 @pytest.mark.parametrize("rule", ["hebbian", "storkey", "pseudoinverse"])
 def test_the_explanation_shows_the_weights_of_the_rule_in_use(rule):
     """Issue 34: the W equation and the sentence follow the learning rule, hidden or not."""
-    from ui.classical.explain import RULES
+    from ui.pages.classical.explain import RULES
 
     at = open_app("classical", query={"rule": rule, "rule_hide": "1"})
     text = " ".join(m.value for m in at.markdown)
@@ -137,7 +126,7 @@ def test_the_explanation_shows_the_weights_of_the_rule_in_use(rule):
 @pytest.mark.parametrize("rule", ["hebbian", "storkey", "pseudoinverse"])
 def test_the_formula_shown_is_the_rule_the_core_runs(rule):
     rng = np.random.default_rng(3)
-    for X in (rng.choice([-1.0, 1.0], size=(4, 12)), _letters("HOX", 5)):  # random; correlated
+    for X in (rng.choice([-1.0, 1.0], size=(4, 12)), letters("HOX", 5)):  # random; correlated
         assert np.allclose(ClassicalHopfield(X, learning_rule=rule).weights,
                            _weights_as_written(X, rule), atol=1e-12)
 
@@ -147,51 +136,16 @@ def test_the_rule_sentences_hold():
     (the letters A to H, 16 px: 6 of 8 stay fixed against Hebb's 1). Pseudo-inverse: every
     stored pattern is a fixed point, however much they overlap, and with more patterns than
     neurons too."""
-    X = _letters("ABCDEFGH")
+    X = letters("ABCDEFGH")
     fixed = {r: sum(np.array_equal(ClassicalHopfield(X, learning_rule=r).step(x), x) for x in X)
              for r in ("hebbian", "storkey")}
     assert fixed == {"hebbian": 1, "storkey": 6}
     rng = np.random.default_rng(0)
-    for P in (X, _letters("OQCG", 8), rng.choice([-1.0, 1.0], size=(12, 9))):
+    for P in (X, letters("OQCG", 8), rng.choice([-1.0, 1.0], size=(12, 9))):
         model = ClassicalHopfield(P, learning_rule="pseudoinverse")
         for x in P:
             assert np.array_equal(model.step(x, mode="sync"), x)
             assert np.array_equal(model.step(x, mode="async", rng=1), x)
-
-
-
-def nodes(node):
-    """`node` and every element and block under it, in page order."""
-    yield node
-    for c in getattr(node, "children", {}).values():
-        yield from nodes(c)
-
-
-def page_order(node) -> list[str]:
-    """Under `node` in page order: each widget's and keyed block's key, each caption's text."""
-    return [n.value if getattr(n, "type", "") == "caption" else n.proto.id.rsplit("-", 1)[-1]
-            for n in nodes(node)
-            if getattr(n, "type", "") == "caption" or getattr(getattr(n, "proto", None), "id", "")]
-
-
-def check_presenter_layout(page: str, lede: str) -> None:
-    """Presenter mode (issue 30): the player, the state's picture and the energy curve share
-    the first row under the title, and the lede (`lede`: how it starts) follows them, so all
-    three fit a 1024 x 768 projector's first screen; plain, the lede stays above the player."""
-    at = open_app(page, query={"presenter": "1"})
-    rows = [[page_order(c) for c in n.children.values()] for n in nodes(at.main)
-            if type(n).__name__ == "Block" and n.children
-            and all(type(c).__name__ == "Column" for c in n.children.values())]
-    (places,) = [r for r in rows if any(f"{page}_step" in p for p in r)]
-    assert len(places) == 3
-    assert f"{page}_step" in places[0] and f"{page}_scrub" in places[0]
-    assert f"{page}_pic_state" in places[1] and f"live_{page}_energy" in places[2]
-    order = page_order(at.main)
-    at_lede = next(i for i, e in enumerate(order) if e.startswith(lede))
-    assert order.index(f"{page}_step") < order.index(f"live_{page}_energy") < at_lede
-    plain = page_order(open_app(page).main)
-    assert next(i for i, e in enumerate(plain) if e.startswith(lede)) < plain.index(f"{page}_step")
-    assert not at.exception
 
 
 def test_presenter_mode_puts_the_player_beside_the_state_and_the_energy():

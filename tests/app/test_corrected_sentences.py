@@ -1,9 +1,9 @@
 """The sentences issues 12 and 34 found wrong, as the pages now say them (their numbers are
-checked against the core in tests/core/test_page_claims.py and test_dense_readable_energy.py)."""
+checked against the core in tests/ui/pages/test_page_claims.py and test_dense_readable_energy.py)."""
 import pytest
-from tests.app.conftest import open_app
 
-from ui import page_registry
+from tests.support.apptest import open_app
+from ui import pages
 
 
 def text_of(at) -> str:
@@ -114,7 +114,7 @@ def test_the_landscape_states_caption_computes_the_classical_capacity():
     assert "2.2 random patterns" in text and "0.14 d" not in text
 
 
-@pytest.mark.parametrize("page", [None if p.default else p.file for p in page_registry.PAGES])
+@pytest.mark.parametrize("page", [None if p.default else p.file for p in pages.PAGES])
 def test_default_settings_show_the_lesson_not_a_warning(page):
     at = open_app(page)
     assert not at.warning and not at.error and not at.exception, (

@@ -3,13 +3,13 @@ classical, the demo, URL state, extreme beta."""
 import math
 
 import numpy as np
-from tests.app.conftest import open_app, open_tab
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory
 from hopfield_core.analysis import verdict
 from hopfield_core.images import corrupt, resize, to_bipolar
 from hopfield_core.presets import preset_image
-from ui.dense.settings import BETAS
+from tests.support.apptest import open_app, open_tab
+from ui.pages.dense.settings import BETAS
 
 DEMO = "HOPFIELDKX"
 DEMO_URL = {"presets": ",".join(f"letters/{c}" for c in DEMO), "size": "8"}
@@ -115,7 +115,7 @@ def test_demo_button_classical_fails_dense_retrieves():
     at = open_app("dense")
     at.slider(key="dense_n").set_value(2).run()
     at.radio(key="dense_mode").set_value("sync").run()
-    at.button(key="dn_demo").click().run()
+    at.button(key="dense_demo").click().run()
     assert not at.exception
     assert "Pattern store (10/40)" in shown(at.sidebar.header)
     assert at.select_slider(key="size").value == 8
@@ -255,15 +255,15 @@ def test_empty_store_asks_for_patterns():
 def test_the_demo_replaces_an_uploaded_query_image_too(monkeypatch, tmp_path):
     """Its caption says it replaces the query: an uploaded query image gives way to the demo's
     letter (before, a check of a session key nothing set left the upload in use)."""
-    from tests.badfiles import encode, photo
-    from ui import uploads
+    from tests.support.badfiles import encode, photo
+    from ui.store import uploads
 
     monkeypatch.setenv(uploads.ROOT_ENV, str(tmp_path))
     at = open_app("dense")
     at.file_uploader(key="q_uploader").set_value(("q.png", encode(photo(seed=7), "PNG"),
                                                   "image/png")).run()
     assert at.session_state["q_image"] is not None
-    at.button(key="dn_demo").click().run()
+    at.button(key="dense_demo").click().run()
     assert not at.exception
     assert at.session_state["q_image"] is None
     assert "Dense: Retrieved pattern H." in shown(at.success)
@@ -272,8 +272,8 @@ def test_the_demo_replaces_an_uploaded_query_image_too(monkeypatch, tmp_path):
 def test_the_demo_sets_exactly_its_values_through_the_settings_layer():
     """Every shared and model setting the demo names takes the demo's value (in the layer, in
     the widget and in the address bar), whatever it was; beta is not the demo's and stays."""
-    from ui.dense.settings import DEMO_LINK, DEMO_MODEL, DEMO_SIDEBAR, SETTINGS
-    from ui.shared_settings import SIDEBAR
+    from ui.pages.dense.settings import DEMO_LINK, DEMO_MODEL, DEMO_SIDEBAR, SETTINGS
+    from ui.store.shared_settings import SIDEBAR
 
     before = {"size": "16", "colour": "1", "binarize": "dither", "q_index": "2",
               "q_corruption": "noise", "q_amount": "0.5", "q_seed": "7", "q_flip": "1,2",
@@ -281,7 +281,7 @@ def test_the_demo_sets_exactly_its_values_through_the_settings_layer():
               "steps": "50", "beta": "10"}
     at = open_app("dense", query={"presets": "letters/A,letters/B,letters/C", **before})
     assert set(before) == set(DEMO_SIDEBAR) | set(DEMO_MODEL) | {"beta"}  # each one changes
-    at.button(key="dn_demo").click().run()
+    at.button(key="dense_demo").click().run()
     assert not at.exception
     for S, demo in ((SIDEBAR, DEMO_SIDEBAR), (SETTINGS, DEMO_MODEL)):
         for key, value in demo.items():
@@ -299,12 +299,12 @@ def test_the_demo_sets_exactly_its_values_through_the_settings_layer():
 
 
 def test_the_capacity_caption_names_the_26_letters_the_classical_network_loses():
-    """The caption's claim (0 of 26 fixed points) is computed in tests/core/test_page_claims.py."""
+    """The caption's claim (0 of 26 fixed points) is computed in tests/ui/pages/test_page_claims.py."""
     at = open_app("dense", query={"view": "capacity"})
     assert any("Store all 26 letters at 16 px to see the classical network keep none of them"
                in c for c in shown(at.caption))
 
 
 def test_presenter_mode_puts_the_player_beside_the_state_and_the_energy():
-    from tests.app.test_classical_page import check_presenter_layout
+    from tests.support.apptest import check_presenter_layout
     check_presenter_layout("dense", "A sharper interaction than the classical square")

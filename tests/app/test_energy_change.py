@@ -1,14 +1,19 @@
-"""The energy metric's change per step (ui.dynamics_view.energy_change, shared by the classical,
+"""The energy metric's change per step (ui.player.dynamics_view.energy_change, shared by the classical,
 dense and modern pages): rounding noise reads "no change", a real change, however small, is
 shown. "Real" is decided against an exact computation of the change, not the helper."""
 import numpy as np
 import pytest
 from streamlit.proto.Metric_pb2 import Metric
-from tests.app.conftest import open_app
-from tests.app.test_modern_page import HOX, OQX, TOL, patterns, query
 
 from hopfield_core import ModernHopfield
-from ui.dynamics_view import NO_CHANGE, ROUNDING_ULPS, energy_change, rounding_tolerance
+from tests.support.apptest import open_app
+from tests.support.samples import HOX, OQX, TOL, patterns, query
+from ui.player.dynamics_view import (
+    NO_CHANGE,
+    ROUNDING_ULPS,
+    energy_change,
+    rounding_tolerance,
+)
 
 
 def exact_changes(X, states, beta) -> np.ndarray:

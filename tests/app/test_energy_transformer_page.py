@@ -5,15 +5,20 @@ import threading
 import numpy as np
 import pytest
 from PIL import Image
-from tests.app.conftest import open_app
 
 from hopfield_core.et import descent, load_pretrained
-from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask
+from hopfield_core.et.masks import (
+    masked_patch_mse,
+    mean_fill,
+    random_mask,
+    rectangle_mask,
+)
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import preset_image
-from tests.badfiles import encode, photo
-from ui.energy_transformer import metrics, sections
-from ui.energy_transformer.settings import GRID, PATCH, SIZE
+from tests.support.apptest import open_app
+from tests.support.badfiles import encode, photo
+from ui.pages.energy_transformer import metrics, sections
+from ui.pages.energy_transformer.settings import GRID, PATCH, SIZE
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +47,14 @@ def pictures(at) -> dict[str, tuple[str, str]]:
     out = {}
     for block in at.get("flex_container"):
         key = block.proto.id.rsplit("-", 1)[-1] if block.proto.id else ""
-        if key.startswith("et_pic_"):
+        if key.startswith("energy_transformer_pic_"):
             img = next(e for e in block.children.values() if e.type == "image").proto.imgs[0]
-            out[key[len("et_pic_"):]] = (img.url, img.alt)
+            out[key[len("energy_transformer_pic_"):]] = (img.url, img.alt)
     return out
 
 
 def series(at, key: str, name: str) -> np.ndarray:
-    from tests.app.test_attention_page import array
+    from tests.support.apptest import array
 
     return array(next(tr["y"] for tr in chart(at, key)["data"] if tr.get("name") == name))
 
@@ -72,10 +77,10 @@ def test_the_default_is_a_photo_never_trained_on_and_runs_and_scrubs(et):
     assert metric(at, "Mean-fill MSE") == f"{masked_patch_mse(mean_fill(img, mask, PATCH), img, mask, PATCH):.4f}"
     assert metric(at, "Device") == "CPU"
     assert next(m.delta for m in at.metric if m.label == "Masked-patch MSE, ET") == "step 0: the start"
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
     assert float(metric(at, "Masked-patch MSE, ET")) < float(metric(at, "Mean-fill MSE"))
-    at.slider(key="et_scrub").set_value(2).run()
+    at.slider(key="energy_transformer_scrub").set_value(2).run()
     assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[2], img, mask, PATCH):.4f}"
     e0, e2 = (masked_patch_mse(ref.frames[k], img, mask, PATCH) for k in (0, 2))
     delta = next(m.delta for m in at.metric if m.label == "Masked-patch MSE, ET")
@@ -90,14 +95,14 @@ def test_run_longer_draws_error_and_energy_against_100_steps(et):
     at = open_app("energy_transformer")
     at.slider(key="energy_transformer_steps").set_value(100).run()
     img, mask, ref = default_run(et, steps=100)
-    energy = series(at, "et_energy", "E")
-    error = series(at, "et_error", "ET")
+    energy = series(at, "energy_transformer_energy", "E")
+    error = series(at, "energy_transformer_error", "ET")
     assert len(energy) == len(error) == 101
     np.testing.assert_allclose(energy, ref.energies, rtol=1e-6)
     want = [masked_patch_mse(f, img, mask, PATCH) for f in ref.frames]
     np.testing.assert_allclose(error, want, rtol=1e-6)
     yard = masked_patch_mse(mean_fill(img, mask, PATCH), img, mask, PATCH)
-    assert series(at, "et_error", "mean fill") == pytest.approx([yard, yard])
+    assert series(at, "energy_transformer_error", "mean fill") == pytest.approx([yard, yard])
     T = et.cfg.steps  # the trained steps: the sentence says what running longer did
     said = next(c.value for c in at.caption if "Between steps 99 and 100" in c.value)
     if error[100] > 1.05 * error[T]:
@@ -111,14 +116,14 @@ def test_run_longer_draws_error_and_energy_against_100_steps(et):
 
 def test_the_descent_law_is_shown_on_the_live_tokens(et):
     at = open_app("energy_transformer")
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     img, mask, ref = default_run(et)
     T = len(ref.energies) - 1
-    np.testing.assert_allclose(series(at, "et_rate", "−dE/dt (the law)"), -ref.rates, rtol=1e-5)
-    np.testing.assert_allclose(series(at, "et_rate", "−ΔE / α (the step)"),
+    np.testing.assert_allclose(series(at, "energy_transformer_rate", "−dE/dt (the law)"), -ref.rates, rtol=1e-5)
+    np.testing.assert_allclose(series(at, "energy_transformer_rate", "−ΔE / α (the step)"),
                                -np.diff(ref.energies) / et.cfg.alpha, rtol=1e-5)
-    np.testing.assert_allclose(series(at, "et_parts", "attention E_ATT"), ref.energies_att, rtol=1e-6)
-    np.testing.assert_allclose(series(at, "et_parts", "Hopfield E_HN"), ref.energies_hn, rtol=1e-6)
+    np.testing.assert_allclose(series(at, "energy_transformer_parts", "attention E_ATT"), ref.energies_att, rtol=1e-6)
+    np.testing.assert_allclose(series(at, "energy_transformer_parts", "Hopfield E_HN"), ref.energies_hn, rtol=1e-6)
     # computed in a fresh thread, as the app's script threads compute it: they share its
     # number of math threads, on which the rounding-level smallest eigenvalue depends
     found = []
@@ -137,15 +142,15 @@ def test_the_descent_law_is_shown_on_the_live_tokens(et):
 
 def test_play_runs_to_the_last_step():
     at = open_app("energy_transformer")
-    at.button(key="et_play").click().run()
-    assert at.session_state["et_playing"]
+    at.button(key="energy_transformer_play").click().run()
+    assert at.session_state["energy_transformer_playing"]
     for _ in range(200):  # each rerun is one tick of the player
-        if not at.session_state["et_playing"]:
+        if not at.session_state["energy_transformer_playing"]:
             break
         at.run()
-    assert not at.session_state["et_playing"]
+    assert not at.session_state["energy_transformer_playing"]
     T = at.slider(key="energy_transformer_steps").value
-    assert at.session_state["et_t"] == T
+    assert at.session_state["energy_transformer_t"] == T
     assert any(f"step {T} of {T}" in m.value for m in at.markdown)
     assert f"**After step {T}**" in picture_titles(at)
 
@@ -158,7 +163,7 @@ def test_rectangle_mask_and_other_seed(et):
     img = preset_image("photos", at.selectbox(key="energy_transformer_photo").value, SIZE)
     mask = rectangle_mask(GRID, 0, 0, 4, 8)
     ref = et.complete(img, mask)
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
 
 
@@ -180,7 +185,7 @@ def _modes() -> list[tuple[str, bytes]]:
 def test_uploads_of_any_mode_and_size_are_cropped_and_resized(name, data):
     at = open_app("energy_transformer")
     at.radio(key="energy_transformer_src").set_value("upload").run()
-    at.file_uploader(key="et_upload").set_value((name, data, "image/png")).run()
+    at.file_uploader(key="energy_transformer_upload").set_value((name, data, "image/png")).run()
     assert not at.exception and not at.error
     stem = name.rsplit(".", 1)[0]
     assert any(f"uploaded as `{stem}`, centre-cropped to a square and resized to {SIZE} x {SIZE}"
@@ -192,7 +197,7 @@ def test_a_bad_upload_is_explained():
     at = open_app("energy_transformer")
     at.radio(key="energy_transformer_src").set_value("upload").run()
     assert any("Choose a preset photo or upload one" in i.value for i in at.info)
-    at.file_uploader(key="et_upload").set_value(("doc.png", b"%PDF-1.4", "image/png")).run()
+    at.file_uploader(key="energy_transformer_upload").set_value(("doc.png", b"%PDF-1.4", "image/png")).run()
     assert any("`doc.png`: This file is a PDF document" in e.value for e in at.error)
     assert not at.exception
 
@@ -217,14 +222,14 @@ def test_every_setting_is_in_the_link_and_a_shared_link_reproduces_the_run():
     at.number_input(key="energy_transformer_seed").set_value(7).run()
     at.slider(key="energy_transformer_steps").set_value(40).run()
     at.selectbox(key="energy_transformer_start").set_value("paper").run()
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert (link["photo"], link["ratio"], link["seed"], link["steps"], link["device"], link["start"]) == \
         ("rocket", "0.7", "7", "40", "auto", "paper")
     shared = open_app("energy_transformer", query=link)  # another student opens the link
     assert not shared.exception and not shared.error
     assert shared.slider(key="energy_transformer_steps").value == 40 and shared.selectbox(key="energy_transformer_start").value == "paper"
-    shared.button(key="et_run_all").click().run()
+    shared.button(key="energy_transformer_run_all").click().run()
     assert metric(shared, "Masked-patch MSE, ET") == metric(at, "Masked-patch MSE, ET")
 
 
@@ -241,9 +246,9 @@ def test_a_link_naming_a_device_this_machine_lacks_runs_on_the_cpu_and_says_so()
 def test_the_link_carries_the_upload_and_the_clicked_mask():
     at = open_app("energy_transformer")
     at.radio(key="energy_transformer_src").set_value("upload").run()
-    at.file_uploader(key="et_upload").set_value(("tall.png", encode(photo(30, 90), "PNG"), "image/png")).run()
+    at.file_uploader(key="energy_transformer_upload").set_value(("tall.png", encode(photo(30, 90), "PNG"), "image/png")).run()
     at.radio(key="energy_transformer_mask").set_value("click").run()
-    at.button(key="et_clear_mask").click().run()
+    at.button(key="energy_transformer_clear_mask").click().run()
     link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert link["src"] == "upload" and link["img"].startswith("upload/")
     assert link["mask"] == "click" and link["hide"] == "0" * 16
@@ -263,16 +268,16 @@ def weights_dir(monkeypatch, tmp_path):
     the process-wide cache is emptied before and after."""
     import shutil
 
-    import ui.energy_transformer.cache
+    import ui.pages.energy_transformer.cache
     from hopfield_core.et import checkpoint
 
     folder = tmp_path / "et"
     shutil.copytree(checkpoint.ASSET_DIR, folder)
     monkeypatch.setattr(checkpoint, "ASSET_DIR", folder)
     monkeypatch.setattr(checkpoint, "MODELS", {"harmonic": folder, "paper": folder / "paper"})
-    ui.energy_transformer.cache._load.clear()
+    ui.pages.energy_transformer.cache._load.clear()
     yield folder
-    ui.energy_transformer.cache._load.clear()
+    ui.pages.energy_transformer.cache._load.clear()
 
 
 def _unavailable(at) -> list[str]:
@@ -294,10 +299,10 @@ def test_damaged_weights_are_explained_and_retry_loads_them_once_restored(weight
     at.switch_page("app_pages/classical.py").run()
     assert not at.exception and at.metric  # the rest of the app runs on
     at.switch_page("app_pages/energy_transformer.py").run()
-    at.button(key="et_retry").click().run()
+    at.button(key="energy_transformer_retry").click().run()
     assert _unavailable(at)  # still damaged: still explained, never a traceback
     weights.write_bytes(good)  # restored
-    at.button(key="et_retry").click().run()
+    at.button(key="energy_transformer_retry").click().run()
     assert not _unavailable(at) and not at.exception
     assert any(m.label == "Masked-patch MSE, ET" for m in at.metric)
 
@@ -305,7 +310,7 @@ def test_damaged_weights_are_explained_and_retry_loads_them_once_restored(weight
 def test_the_settling_sentence_says_which_way_the_error_went():
     from types import SimpleNamespace
 
-    from ui.energy_transformer.sections import settled
+    from ui.pages.energy_transformer.sections import settled
 
     frames = np.zeros((21, 4, 4, 3))
     frames[-1, 0, 0, 0] = 0.25  # the last step moved one pixel value by 0.25
@@ -326,7 +331,7 @@ def test_the_page_describes_the_update_the_shipped_model_runs(et):
     settling words are true of that dynamics: only hidden tokens move, along P dE/dg."""
     from dataclasses import replace
 
-    from ui.energy_transformer import explain
+    from ui.pages.energy_transformer import explain
 
     at = open_app("energy_transformer")
     lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
@@ -365,7 +370,7 @@ def test_a_state_at_rest_reads_as_at_rest_not_as_zero_or_as_rising():
     -5e4 is rounding of a rate that cannot be positive (what the settled model showed)."""
     from types import SimpleNamespace
 
-    from ui.energy_transformer.sections import rate_here, settled, step_sentence
+    from ui.pages.energy_transformer.sections import rate_here, settled, step_sentence
 
     frames = np.zeros((21, 4, 4, 3))
     frames[-1, 0, 0, 0] = 4e-5
@@ -427,7 +432,7 @@ def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
         assert "**Change**" in picture_titles(at) and "**Mean fill**" not in picture_titles(at)
         # step 0 of a fresh page; the caption is the same at every step (Play moves nothing)
         caption = next(c.value for c in at.caption if c.value.startswith("The change since step 0"))
-        at.button(key="et_run_all").click().run()
+        at.button(key="energy_transformer_run_all").click().run()
         img, mask, ref = default_run(et)
         gain = sections.change_picture(ref.image, ref.frames[0])[1]
         assert f"**Change x{gain}**" in picture_titles(at)
@@ -439,7 +444,7 @@ def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
 
 def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows():
     from hopfield_core.et.checkpoint import MODELS
-    from ui.energy_transformer import explain
+    from ui.pages.energy_transformer import explain
 
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     for name in ("paper", "harmonic"):
@@ -450,7 +455,7 @@ def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows()
         lede = next(m.value for m in at.markdown if "Energy Transformer** (Hoover" in m.value)
         assert explain.where_hidden_start(model.cfg) in lede
         assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.frames[0], img, mask, PATCH):.4f}"
-        at.button(key="et_run_all").click().run()
+        at.button(key="energy_transformer_run_all").click().run()
         assert metric(at, "Masked-patch MSE, ET") == f"{masked_patch_mse(ref.image, img, mask, PATCH):.4f}"
         fourth = "**Change x" if model.cfg.readout == "change" else "**Mean fill**"
         assert any(t.startswith(fourth) for t in picture_titles(at))
@@ -491,7 +496,7 @@ def test_the_pictures_are_images_that_follow_the_step_and_say_what_they_show(et)
     picture during Play)."""
     import base64
 
-    from ui.pictures import image_png
+    from ui.charts.pictures import image_png
 
     at = open_app("energy_transformer")
     img, mask, ref = default_run(et)
@@ -503,7 +508,7 @@ def test_the_pictures_are_images_that_follow_the_step_and_say_what_they_show(et)
     frame = shown["frame"][0]
     assert frame.startswith("data:image/png;base64,")
     assert base64.b64decode(frame.split(",", 1)[1]) == image_png(ref.frames[0], sections.PICTURE_PX)
-    at.button(key="et_step").click().run()
+    at.button(key="energy_transformer_step").click().run()
     shown = pictures(at)
     assert "after step 1" in shown["frame"][1] and "**After step 1**" in picture_titles(at)
     assert base64.b64decode(shown["frame"][0].split(",", 1)[1]) == image_png(ref.frames[1], sections.PICTURE_PX)
@@ -519,31 +524,31 @@ def test_presenter_mode_puts_the_player_beside_the_input_and_the_result():
         return " ".join([getattr(getattr(node, "proto", None), "id", "") or ""]
                         + [ids(c) for c in getattr(node, "children", {}).values()])
 
-    stage = next(b for b in at.get("flex_container") if b.proto.id.endswith("-et_stage"))
+    stage = next(b for b in at.get("flex_container") if b.proto.id.endswith("-energy_transformer_stage"))
     row = next(iter(stage.children.values()))
     places = [ids(c) for c in row.children.values()]
     assert len(places) == 3
-    assert "et_step" in places[0] and "et_pic_masked" in places[1] and "et_pic_frame" in places[2]
+    assert "energy_transformer_step" in places[0] and "energy_transformer_pic_masked" in places[1] and "energy_transformer_pic_frame" in places[2]
     caption = [c.value for c in at.caption]
     assert any(c.startswith("Hidden: 32 of 64") for c in caption)
     assert not at.exception
 
 
 def test_patches_are_hidden_and_shown_from_the_mask_grid():
-    """The patches to hide are a grid over the picture (ui/grid_editor.py, "flip" mode): a
+    """The patches to hide are a grid over the picture (ui/store/grid_editor.py, "flip" mode): a
     click or Space on a patch, as the browser sends it ([seq, r, c, r, c]), hides a shown
     patch or shows a hidden one, once; the link carries it, the count follows, and the grid
     names each patch (hidden, shown) for a screen reader over the picture of the mask."""
     import base64
 
-    from tests.app.test_pattern_editor import click, grid_sent
-    from ui import grid_editor
-    from ui.energy_transformer import controls
-    from ui.energy_transformer.settings import mask_text
+    from tests.support.apptest import click, grid_sent
+    from ui.pages.energy_transformer import controls
+    from ui.pages.energy_transformer.settings import mask_text
+    from ui.store import grid_editor
 
     at = open_app("energy_transformer")
     at.radio(key="energy_transformer_mask").set_value("click").run()
-    at.button(key="et_clear_mask").click().run()
+    at.button(key="energy_transformer_clear_mask").click().run()
     assert any(f"Hidden: 0 of {GRID * GRID} patches." in c.value for c in at.caption)
     at.session_state[controls.MASK_GRID] = click(2, 5, 1)  # Space on row 3, column 6
     at.run()

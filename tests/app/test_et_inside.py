@@ -1,4 +1,4 @@
-"""The Energy Transformer page's look inside the model (ui/energy_transformer/inside.py): PSNR
+"""The Energy Transformer page's look inside the model (ui/pages/energy_transformer/inside.py): PSNR
 beside MSE, the patch to look from chosen on a grid over the picture and carried by the link,
 each head's sentence and chart against hopfield_core.et.inspect and hopfield_core.modern, and
 the most used memories with the numbers under them."""
@@ -6,19 +6,23 @@ import json
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
-from tests.app.test_attention_page import array
-from tests.app.test_pattern_editor import click, grid_sent
 
 from hopfield_core.et import load_pretrained
 from hopfield_core.et.checkpoint import MODELS
-from hopfield_core.et.inspect import (attention, memory_patches, memory_use, psnr, roughness,
-                                      top_memories)
+from hopfield_core.et.inspect import (
+    attention,
+    memory_patches,
+    memory_use,
+    psnr,
+    roughness,
+    top_memories,
+)
 from hopfield_core.et.masks import masked_patch_mse, random_mask
 from hopfield_core.modern import k90
 from hopfield_core.presets import preset_image
-from ui.energy_transformer import inside
-from ui.energy_transformer.settings import GRID, PATCH, SIZE
+from tests.support.apptest import array, click, grid_sent, open_app
+from ui.pages.energy_transformer import inside
+from ui.pages.energy_transformer.settings import GRID, PATCH, SIZE
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +35,7 @@ def metric(at, label: str):
 
 
 def attention_chart(at) -> dict:
-    return json.loads(next(c for c in at.get("plotly_chart") if "et_attention" in c.proto.id).proto.spec)
+    return json.loads(next(c for c in at.get("plotly_chart") if "energy_transformer_attention" in c.proto.id).proto.spec)
 
 
 def head_lines(at) -> list[str]:
@@ -46,7 +50,7 @@ def test_psnr_sits_beside_the_mse_and_follows_the_step(et):
     mse = [masked_patch_mse(f, img, mask, PATCH) for f in ref.frames]
     assert metric(at, "PSNR, ET").value == f"{psnr(mse[0]):.2f} dB"
     assert not metric(at, "PSNR, ET").delta  # step 0: nothing to compare with
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     shown = metric(at, "PSNR, ET")
     assert shown.value == f"{psnr(mse[-1]):.2f} dB"
     assert not shown.delta  # one delta a row (the MSE's): two wrap and shift the charts in Play
@@ -55,7 +59,7 @@ def test_psnr_sits_beside_the_mse_and_follows_the_step(et):
 
 def test_each_heads_sentence_and_chart_are_the_attention_of_the_chosen_patch(et):
     at = open_app("energy_transformer")
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     ref = et.complete(img, mask)
     T = len(ref.energies) - 1
@@ -105,7 +109,7 @@ def test_a_patch_clicked_on_the_picture_is_looked_from_and_the_link_carries_it(e
 def test_the_most_used_memories_and_what_the_caption_says(name):
     et = load_pretrained("cpu", MODELS[name])
     at = open_app("energy_transformer", {"start": name})
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     ref = et.complete(img, mask)
     use = memory_use(et.model, ref.tokens)[-1]
@@ -118,7 +122,7 @@ def test_the_most_used_memories_and_what_the_caption_says(name):
                                roughness(inside.patches_of(img)))
     assert want in [c.value for c in at.caption]
     assert f"holds {100 * shares[0]:.1f} % of it" in want and f"{half} memories to make half" in want
-    block = next(b for b in at.get("flex_container") if b.proto.id.endswith("-et_memories"))
+    block = next(b for b in at.get("flex_container") if b.proto.id.endswith("-energy_transformer_memories"))
     image = next(e for e in block.children.values() if e.type == "image").proto.imgs[0]
     assert image.alt.startswith(f"The {inside.TOP} most used of the model's {et.cfg.memories}")
     assert not at.exception
@@ -140,7 +144,7 @@ def test_the_page_says_what_the_descent_does_on_held_out_photos_from_the_card(na
     """The sentence's figures are the card's (config.json "eval", which test_et_shipped.py
     re-measures); what it says of the descent follows from them."""
     from hopfield_core.et.checkpoint import shipped_config, shipped_eval
-    from ui.energy_transformer.explain import held_out_words
+    from ui.pages.energy_transformer.explain import held_out_words
 
     ev = shipped_eval(MODELS[name])
     at = open_app("energy_transformer", {"start": name})
@@ -158,11 +162,11 @@ def test_the_page_says_what_the_descent_does_on_held_out_photos_from_the_card(na
 
 def test_during_play_the_look_inside_waits_and_says_so():
     at = open_app("energy_transformer")
-    assert any("et_attention" in c.proto.id for c in at.get("plotly_chart"))
-    at.session_state["et_playing"] = True  # what Play sets (ui.widgets.player)
+    assert any("energy_transformer_attention" in c.proto.id for c in at.get("plotly_chart"))
+    at.session_state["energy_transformer_playing"] = True  # what Play sets (ui.player.play.player)
     at.run()
     assert any(c.value.startswith("Playing: the look inside the model shows the step Play stops on")
                for c in at.caption)
-    assert not any("et_attention" in c.proto.id for c in at.get("plotly_chart"))
+    assert not any("energy_transformer_attention" in c.proto.id for c in at.get("plotly_chart"))
     assert not any(m.value.startswith("**Patch ") for m in at.markdown)
     assert not at.exception

@@ -1,18 +1,30 @@
-"""The Energy Transformer page's first 'Try this' (ui/energy_transformer/explain.first_try): each hole it names
+"""The Energy Transformer page's first 'Try this' (ui/pages/energy_transformer/explain.first_try): each hole it names
 does what its words say with the shipped weights, and every number it states is recomputed here
 from hopfield_core.et alone (issue 34, item 12: the old example's descent made the fill worse
 while the words said it refined it)."""
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
 
 from hopfield_core.et import load_pretrained
 from hopfield_core.et.checkpoint import MODELS
 from hopfield_core.et.descent import ROUNDING
-from hopfield_core.et.masks import masked_patch_mse, mean_fill, random_mask, rectangle_mask
+from hopfield_core.et.masks import (
+    masked_patch_mse,
+    mean_fill,
+    random_mask,
+    rectangle_mask,
+)
 from hopfield_core.presets import preset_image
-from ui.energy_transformer import explain, metrics
-from ui.energy_transformer.settings import GRID, MAX_STEPS, PATCH, PHOTOS, SETTINGS, SIZE
+from tests.support.apptest import open_app
+from ui.pages.energy_transformer import explain, metrics
+from ui.pages.energy_transformer.settings import (
+    GRID,
+    MAX_STEPS,
+    PATCH,
+    PHOTOS,
+    SETTINGS,
+    SIZE,
+)
 
 START_HELP = SETTINGS.fields["start"].help
 
@@ -25,7 +37,7 @@ def models():
 
 
 def hole(rows, cols):
-    """The mask the page's rectangle sliders make (ui/energy_transformer/controls.pick_mask)."""
+    """The mask the page's rectangle sliders make (ui/pages/energy_transformer/controls.pick_mask)."""
     return rectangle_mask(GRID, rows[0], cols[0], rows[1] - rows[0], cols[1] - cols[0])
 
 
@@ -94,7 +106,7 @@ def test_the_page_shows_the_numbers_try_this_names(start, rows, cols, before, af
                for m in at.markdown)
     shown = next(m for m in at.metric if m.label == "Masked-patch MSE, ET")
     assert shown.value == before
-    at.button(key="et_run_all").click().run()
+    at.button(key="energy_transformer_run_all").click().run()
     shown = next(m for m in at.metric if m.label == "Masked-patch MSE, ET")
     assert shown.value == after and shown.delta == delta
 

@@ -4,7 +4,7 @@ import io
 import numpy as np
 from PIL import Image
 
-from ui import exports
+from ui.charts import exports
 
 
 def test_gif_has_one_frame_per_state_and_png_the_last():

@@ -1,6 +1,6 @@
 """The app starts and the home page says what it is."""
-from tests.app.conftest import ROOT, open_app
-from ui import page_registry
+from tests.support.apptest import ROOT, open_app
+from ui import pages
 
 
 def test_home_page_renders_without_exceptions():
@@ -15,13 +15,13 @@ def test_home_page_renders_without_exceptions():
 def test_home_links_every_page_of_the_navigation():
     at = open_app()
     linked = sorted(p.proto.page for p in at.get("page_link"))
-    assert linked == sorted(p.file for p in page_registry.PAGES if not p.default)
+    assert linked == sorted(p.file for p in pages.PAGES if not p.default)
 
 
 def test_the_registry_lists_every_page_script_once():
     scripts = sorted(p.name for p in (ROOT / "app_pages").glob("*.py"))
-    assert sorted(f"{p.file}.py" for p in page_registry.PAGES) == scripts
-    assert [p.default for p in page_registry.PAGES].count(True) == 1
+    assert sorted(f"{p.file}.py" for p in pages.PAGES) == scripts
+    assert [p.default for p in pages.PAGES].count(True) == 1
 
 
 def test_home_drops_a_links_junk_from_the_address_bar():
@@ -63,6 +63,6 @@ def test_the_page_links_come_under_the_introduction_and_the_formulas_fit_a_phone
     road = order.index("The road from 1982 to the Transformer")
     assert order.index(next(x for x in order if x.startswith("An associative memory"))) \
         < first_link < road
-    assert order.count("page_link") == len([p for p in page_registry.PAGES if not p.default])
+    assert order.count("page_link") == len([p for p in pages.PAGES if not p.default])
     modern = next(x.value for x in at.latex if "E_{\\mathrm{modern}}" in x.value)
     assert "\\begin{aligned}" in modern and modern.count("\\\\") == 1

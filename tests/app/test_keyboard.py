@@ -1,17 +1,15 @@
-"""The player from the keyboard (ui/keyboard.py): on every page with a player, each button
+"""The player from the keyboard (ui/player/keyboard.py): on every page with a player, each button
 carries its shortcut, the "Keyboard" help beside it lists exactly those keys, and none of
 them is one Streamlit keeps for itself or a key that types into a field."""
 import re
 
 import pytest
-from tests.app.conftest import open_app, open_tab
 
-from ui import keyboard
+from tests.support.apptest import open_app, open_tab
+from ui.player import keyboard
 
-# page script -> the player's key prefix (ui.widgets.player(page, ...))
-PLAYERS = {"classical": "classical", "dense": "dense", "modern": "modern",
-           "energy_transformer": "et", "learning": "learning",
-           "attention_family": "attention_family"}
+# the pages with a player (ui.player.play.player(page, ...): its keys start with the page's name)
+PLAYERS = ("classical", "dense", "modern", "energy_transformer", "learning", "attention_family")
 
 
 def shortcut(at, key):
@@ -26,11 +24,10 @@ def help_keys(at, page):
     return {k.lower() for k in re.findall(r"^- \*\*(\w+)\*\*:", text, re.M)}, text
 
 
-@pytest.mark.parametrize("script", PLAYERS)
-def test_the_player_carries_the_keys_its_help_lists(script):
-    at = open_app(script)
-    page = PLAYERS[script]
-    if script == "attention_family":
+@pytest.mark.parametrize("page", PLAYERS)
+def test_the_player_carries_the_keys_its_help_lists(page):
+    at = open_app(page)
+    if page == "attention_family":
         open_tab(at, "attention_family_view", "cloud")  # its player is in the token-cloud section
     keys = {name: shortcut(at, f"{page}_{name}") for name in ("reset", "step", "run_all", "play")}
     assert keys == {"reset": "0", "step": "s", "run_all": "e", "play": "p"}

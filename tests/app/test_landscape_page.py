@@ -1,13 +1,18 @@
 """The energy-landscape page: every tab renders, the numbers it shows equal the core's for the
 same settings, links seed the widgets, clicks move the query, bad table entries are explained."""
 import numpy as np
-from tests.app.conftest import open_app, open_tab
 
-from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield, analysis
+from hopfield_core import (
+    ClassicalHopfield,
+    DenseAssociativeMemory,
+    ModernHopfield,
+    analysis,
+)
 from hopfield_core import binary_landscape as BL
 from hopfield_core import landscape as L
 from hopfield_core.images import corrupt, resize, to_bipolar, to_continuous
 from hopfield_core.presets import preset_image
+from tests.support.apptest import bar_under_the_plot, open_app, open_tab
 
 TRIANGLE = np.array([[1.0, 0.0], [-0.5, 0.866], [-0.5, -0.866]])
 WORLD, PLANE, SLICE, BINARY = range(4)
@@ -65,7 +70,7 @@ def test_every_tab_renders_with_the_defaults():
     for tab in (PLANE, SLICE, BINARY):
         assert "Energy of the query" not in shown[tab], "a closed section must cost nothing"
         assert not shown[tab] & shown[({PLANE, SLICE, BINARY} - {tab}).pop()] - {"Steps taken"}
-    assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
+    assert at.data_editor(key="landscape_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
     assert_world_shows(at, world_expected(TRIANGLE, 5.0, (0.3, 0.2)), TRIANGLE)
     assert qp(at, "beta") == "5" and qp(at, "pts") == "1,0;-0.5,0.866;-0.5,-0.866"
 
@@ -88,7 +93,7 @@ def test_url_seeds_the_world_and_widgets_change_it():
     assert at.select_slider(key="landscape_beta").value == 20.0
     assert at.number_input(key="landscape_qx").value == -0.2
     assert at.number_input(key="landscape_qy").value == 0.4
-    assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == P.tolist()
+    assert at.data_editor(key="landscape_points").value[["x", "y"]].values.tolist() == P.tolist()
     assert_world_shows(at, world_expected(P, 20.0, (-0.2, 0.4)), P)
     at.number_input(key="landscape_qx").set_value(0.7).run()
     at.number_input(key="landscape_steps").set_value(3).run()
@@ -106,7 +111,7 @@ def test_off_scale_beta_in_the_link_snaps_to_the_slider():
 
 def test_editing_the_table_moves_the_patterns():
     at = open_app("landscape")
-    at.session_state["ls_points"] = {"edited_rows": {}, "added_rows": [{"x": 0.5, "y": 0.5}],
+    at.session_state["landscape_points"] = {"edited_rows": {}, "added_rows": [{"x": 0.5, "y": 0.5}],
                                      "deleted_rows": []}
     at.run()
     P = np.vstack([TRIANGLE, [[0.5, 0.5]]])
@@ -116,7 +121,7 @@ def test_editing_the_table_moves_the_patterns():
 
 def test_clicking_the_chart_moves_the_query_once():
     at = open_app("landscape")
-    at.session_state["ls_world_chart"] = {"selection": {
+    at.session_state["landscape_world_chart"] = {"selection": {
         "points": [{"x": -0.5, "y": 0.875, "curve_number": 1, "point_number": 3, "point_index": 3}],
         "point_indices": [3], "box": [], "lasso": []}}
     at.run()
@@ -132,7 +137,7 @@ def test_clicking_the_chart_moves_the_query_once():
 
 
 def edit(at, rows):
-    at.session_state["ls_points"] = rows
+    at.session_state["landscape_points"] = rows
     at.run()
     assert not at.exception
     return [e.value for e in show(at, WORLD).error]
@@ -164,7 +169,7 @@ def test_a_mangled_link_falls_back_to_the_triangle_with_a_warning():
     at = open_app("landscape", query={"pts": "1,abc;0,1", "qx": "nan"})
     assert not at.exception
     assert any("could not be read" in w.value and "column y" in w.value for w in show(at, WORLD).warning)
-    assert at.data_editor(key="ls_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
+    assert at.data_editor(key="landscape_points").value[["x", "y"]].values.tolist() == TRIANGLE.tolist()
     assert at.number_input(key="landscape_qx").value == 0.3
 
 
@@ -302,30 +307,20 @@ def test_empty_and_small_stores_are_explained():
     assert metrics(at, WORLD) and metrics(at, BINARY)  # these need no stored images
 
 
-def _bar_under_the_plot(fig: dict) -> None:
-    """The contour's colour bar lies under the square plot, centred, at most 60 % of the plot
-    area's width, in a bottom margin of its own: beside the plot it took a phone's width from
-    it (issue 30)."""
-    bar = next(t for t in fig["data"] if t["type"] == "contour")["colorbar"]
-    assert bar["orientation"] == "h" and bar["yref"] == "container" and bar["y"] == 0
-    assert bar["xanchor"] == "center" and bar["x"] == 0.5 and bar["len"] <= 0.6
-    assert fig["layout"]["margin"]["b"] >= bar["thickness"] + 40  # the bar, its ticks, its title
-
-
 def test_the_maps_colour_bars_lie_under_the_plot_and_the_rows_stack_when_narrow():
     import json
 
     at = open_app("landscape")
-    world = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("ls_world_chart"))
-    _bar_under_the_plot(json.loads(world.proto.spec))
+    world = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("landscape_world_chart"))
+    bar_under_the_plot(json.loads(world.proto.spec))
     keys = [b.proto.id for b in at.get("flex_container") if b.proto.id]
-    # ui/responsive_css.py stacks the columns of a row keyed *_wide_row on a narrow screen
-    assert any(k.endswith("-ls_world_wide_row") for k in keys)
+    # ui/shell/responsive_css.py stacks the columns of a row keyed *_wide_row on a narrow screen
+    assert any(k.endswith("-landscape_world_wide_row") for k in keys)
     assert any(k.endswith("-controls_landscape_world_wide_row") for k in keys)
     show(at, PLANE)
-    plane = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("ls_plane_chart"))
-    _bar_under_the_plot(json.loads(plane.proto.spec))
-    assert any(b.proto.id.endswith("-ls_plane_wide_row") for b in at.get("flex_container")
+    plane = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("landscape_plane_chart"))
+    bar_under_the_plot(json.loads(plane.proto.spec))
+    assert any(b.proto.id.endswith("-landscape_plane_wide_row") for b in at.get("flex_container")
                if b.proto.id)
     assert not at.exception
 
@@ -337,15 +332,15 @@ def test_presenter_mode_shows_a_compact_world_above_the_lede():
     on one row). Without presenter mode the page keeps its layout."""
     import json
 
-    from tests.app.test_presenter_first_screen import in_order, where
-    from ui.landscape import explain
+    from tests.support.apptest import in_order, where
+    from ui.pages.landscape import explain
 
     normal, at = open_app("landscape"), open_app("landscape", query={"presenter": "1"})
     lede = explain.LEDE[:30]
-    assert where(in_order(normal), lede) < where(in_order(normal), "ls_world_chart")
-    assert where(in_order(at), "ls_world_chart") < where(in_order(at), lede)
+    assert where(in_order(normal), lede) < where(in_order(normal), "landscape_world_chart")
+    assert where(in_order(at), "landscape_world_chart") < where(in_order(at), lede)
     big, small = (json.loads(next(c for c in a.get("plotly_chart")
-                                  if c.proto.id.endswith("ls_world_chart")).proto.spec)
+                                  if c.proto.id.endswith("landscape_world_chart")).proto.spec)
                   for a in (normal, at))
     assert small["layout"]["height"] < 0.6 * big["layout"]["height"]
     assert not small["layout"].get("title", {}).get("text")

@@ -5,12 +5,11 @@ import json
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app, open_tab
-from tests.app.test_attention_page import array
 
 from hopfield_core import ebm, ebm_data
-from ui.learning import cache, explain
-from ui.learning.settings import FRAMES
+from tests.support.apptest import array, open_app, open_tab
+from ui.pages.learning import cache, explain
+from ui.pages.learning.settings import FRAMES
 
 PAGE = "learning"
 
@@ -87,7 +86,7 @@ def test_my_points_are_added_by_clicks_and_removed():
     assert not at.warning
     fig = spec(at, 0)
     assert fig["layout"]["clickmode"] == "event+select"
-    at.session_state["eb_plane_chart"] = {"selection": {"points": [{"x": -2.5, "y": 3.0}]}}
+    at.session_state["learning_plane_chart"] = {"selection": {"points": [{"x": -2.5, "y": 3.0}]}}
     at.run()
     assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
     fig = spec(at, 0)
@@ -95,9 +94,9 @@ def test_my_points_are_added_by_clicks_and_removed():
     assert sorted(xs) == [-2.5, -1.0, 1.0, 2.0]  # the clicked point is data now
     at.run()  # the same pick again adds nothing
     assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
-    at.button(key="eb_undo").click().run()
+    at.button(key="learning_undo").click().run()
     assert "3 of at most 200 points" in " ".join(m.value for m in at.markdown)
-    at.button(key="eb_clear").click().run()
+    at.button(key="learning_clear").click().run()
     assert "0 of at most 200 points" in " ".join(m.value for m in at.markdown)
     assert any("at least 2 data points" in w.value for w in at.warning)
     assert len(at.get("plotly_chart")) == 1  # the empty plane, to click on
@@ -158,7 +157,7 @@ def test_each_tabs_explanation_describes_what_that_tab_shows():
     assert len(at.get("plotly_chart")) == 3  # the plane, the two NLL curves, the samples
     open_tab(at, "learning_view", "images")
     images = how_it_works(at)
-    curves = [c for c in at.get("plotly_chart") if "eb_img_nll" in c.proto.id]
+    curves = [c for c in at.get("plotly_chart") if "learning_img_nll" in c.proto.id]
     assert len(at.get("plotly_chart")) == 1 and len(curves) == 1
     fig = json.loads(curves[0].proto.spec)
     assert [t.get("name") for t in fig["data"]] == ["training data"]  # no held-out curve
@@ -232,12 +231,12 @@ def between(x) -> bool:
 
 def test_the_planes_colour_bar_lies_under_the_plot_and_its_row_stacks_when_narrow():
     """The plane's colour bar is under the square plot, not beside it (beside it, it stood
-    taller than the plot on a phone), and the plane's row is keyed for ui/responsive_css.py
+    taller than the plot on a phone), and the plane's row is keyed for ui/shell/responsive_css.py
     to stack it above the curves on a narrow screen (issue 30)."""
-    from tests.app.test_landscape_page import _bar_under_the_plot
+    from tests.support.apptest import bar_under_the_plot
 
     at = open_app(PAGE)
-    _bar_under_the_plot(spec(at, 0))
+    bar_under_the_plot(spec(at, 0))
     assert spec(at, 0)["layout"]["title"]["text"].startswith("After 0 Adam steps")
     assert any(b.proto.id.endswith("-learning_wide_row") for b in at.get("flex_container")
                if b.proto.id)
@@ -269,16 +268,16 @@ def test_presenter_mode_puts_the_plane_beside_the_player_and_the_lede_below():
     tests/e2e/test_devices_e2e.py measures it): the plane beside the player, compact (its
     title beside it, no axis titles, the colour bar beside the plot) and lower, the lede
     under it. Without presenter mode the page keeps its layout."""
-    from tests.app.test_presenter_first_screen import in_order, where
+    from tests.support.apptest import in_order, where
 
     normal, at = open_app(PAGE), open_app(PAGE, query={"presenter": "1"})
     lede = explain.LEDE[:30]
-    assert where(in_order(normal), lede) < where(in_order(normal), "eb_plane_view")
-    assert where(in_order(at), "eb_plane_view") < where(in_order(at), lede)
-    assert beside(at, "eb_plane_view", "learning_step")
-    assert not beside(normal, "eb_plane_view", "learning_step")
+    assert where(in_order(normal), lede) < where(in_order(normal), "learning_plane_view")
+    assert where(in_order(at), "learning_plane_view") < where(in_order(at), lede)
+    assert beside(at, "learning_plane_view", "learning_step")
+    assert not beside(normal, "learning_plane_view", "learning_step")
     big, small = (json.loads(next(c for c in a.get("plotly_chart")
-                                  if c.proto.id.endswith("eb_plane_view")).proto.spec)
+                                  if c.proto.id.endswith("learning_plane_view")).proto.spec)
                   for a in (normal, at))
     assert small["layout"]["height"] < 0.7 * big["layout"]["height"]
     assert not small["layout"].get("title", {}).get("text")

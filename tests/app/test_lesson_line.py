@@ -1,15 +1,15 @@
 """A teacher's link that hides controls (`<key>_hide=1`): the students read the hidden settings
-that differ from their defaults in one "Settings for this lesson" line (ui.lesson), where the
+that differ from their defaults in one "Settings for this lesson" line (ui.settings.lesson_line), where the
 controls would have been, and a hidden control leaves no empty column behind."""
 import pytest
-from tests.app.conftest import open_app
 
-from ui import lesson
-from ui.classical.settings import SETTINGS as CLASSICAL
-from ui.dense.settings import SETTINGS as DENSE
-from ui.energy_transformer.settings import SETTINGS as ET
-from ui.landscape.settings import SETTINGS as LANDSCAPE
-from ui.shared_settings import SIDEBAR
+from tests.support.apptest import open_app
+from ui.pages.classical.settings import SETTINGS as CLASSICAL
+from ui.pages.dense.settings import SETTINGS as DENSE
+from ui.pages.energy_transformer.settings import SETTINGS as ET
+from ui.pages.landscape.settings import SETTINGS as LANDSCAPE
+from ui.settings import lesson_line as lesson
+from ui.store.shared_settings import SIDEBAR
 
 LESSON = {"T": "0.1", "rule": "storkey", "T_hide": "1", "rule_hide": "1"}
 
@@ -95,8 +95,8 @@ def test_each_kind_of_field_is_named_in_words():
 def _row_script():
     import streamlit as st
 
-    from ui.setting_fields import Int
-    from ui.settings import Settings
+    from ui.settings.fields import Int
+    from ui.settings.layer import Settings
 
     S = Settings("rowtest", [Int("a", "A", 1, 0, 9), Int("b", "B", 2, 0, 9), Int("c", "C", 3, 0, 9)]).bind()
     c = S.row(["a", "b", "c"], widths=[1, 2, 3])

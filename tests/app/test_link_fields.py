@@ -1,12 +1,12 @@
 """The link's values that no widget of the sidebar holds (the pattern store `presets`, the
 uploaded query image `q_image`, presenter mode) are fields of the settings layer too
-(ui.shared_settings.LINK): read from the link by their parsers, without side effects (so a
+(ui.store.shared_settings.LINK): read from the link by their parsers, without side effects (so a
 link typed into page text can be checked against them), named in whole sentences when they
 cannot be used, put in use by the store, and written back to the address bar by the layer."""
-from tests.app.conftest import open_app
-from ui import store
-from ui.classical.settings import SETTINGS as CLASSICAL
-from ui.shared_settings import LINK, SIDEBAR
+from tests.support.apptest import open_app
+from ui.pages.classical.settings import SETTINGS as CLASSICAL
+from ui.store import store
+from ui.store.shared_settings import LINK, SIDEBAR
 
 PRESETS, Q_IMAGE, PRESENTER = (LINK.fields[k] for k in ("presets", "q_image", "presenter"))
 MISSING = "upload/" + "0" * 24

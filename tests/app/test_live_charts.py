@@ -1,26 +1,15 @@
-"""Play keeps the last frame's chart, unchanged, under the new one (ui/live_charts.py), so the
+"""Play keeps the last frame's chart, unchanged, under the new one (ui/player/live_charts.py), so the
 browser always has a drawn chart to show; at rest one chart a place. The state picture of the
 dynamics pages travels as a data URL (no media file for the browser to miss)."""
 import base64
-import json
 
 import pytest
-from tests.app.conftest import open_app
 
-from ui import live_charts
-from ui.live_charts import slot_key
+from tests.support.apptest import chart_ids, open_app
+from ui.player import live_charts
+from ui.player.live_charts import slot_key
 
-KEYS = ("eb_plane_view", "eb_nll", "eb_samples")  # the learning page's charts
-
-
-def charts(at) -> dict[str, dict]:
-    """Element key -> (element id, title) of every Plotly chart on the page."""
-    out = {}
-    for c in at.get("plotly_chart"):
-        key = c.proto.id.rsplit("-", 1)[-1]
-        title = (json.loads(c.proto.spec)["layout"].get("title") or {}).get("text")
-        out[key] = (c.proto.id, title)
-    return out
+KEYS = ("learning_plane_view", "learning_nll", "learning_samples")  # the learning page's chart_ids
 
 
 def tops(at) -> dict[str, str]:
@@ -37,27 +26,27 @@ def tops(at) -> dict[str, str]:
 
 def test_play_keeps_the_last_frame_under_the_new_one(monkeypatch):
     at = open_app("learning")
-    rest = charts(at)
+    rest = chart_ids(at)
     assert set(rest) == set(KEYS) and tops(at) == {k: k for k in KEYS}  # at rest: one each
     monkeypatch.setattr(live_charts, "BURST", 0.0)  # every frame a new one, whatever the pace
     at.button(key="learning_play").click().run()
     assert at.session_state["learning_playing"] and at.session_state["learning_t"] == 1
-    first = charts(at)
+    first = chart_ids(at)
     assert len(first) == 6
     for key in KEYS:  # the frame at rest, the very same element, under the new frame
         assert first[key] == rest[key]
         assert first[slot_key(key, 1)][0] != rest[key][0]
     assert tops(at) == {k: slot_key(k, 1) for k in KEYS}
-    assert first[slot_key("eb_plane_view", 1)][1].startswith("After 5 Adam steps")
+    assert first[slot_key("learning_plane_view", 1)][1].startswith("After 5 Adam steps")
     at.run()  # the next tick: frame 1 goes under, frame 2 on top
-    second = charts(at)
+    second = chart_ids(at)
     assert tops(at) == {k: k for k in KEYS}
     for key in KEYS:
         assert second[slot_key(key, 1)] == first[slot_key(key, 1)]
         assert second[key][0] not in (first[key][0], first[slot_key(key, 1)][0])
-    assert second["eb_plane_view"][1].startswith("After 10 Adam steps")
+    assert second["learning_plane_view"][1].startswith("After 10 Adam steps")
     at.button(key="learning_pause").click().run()  # at rest again: one chart each, in place
-    paused = charts(at)
+    paused = chart_ids(at)
     assert len(paused) == 3 and all(paused[k] == second[k] for k in KEYS)
 
 
@@ -65,17 +54,17 @@ def test_a_burst_of_frames_replaces_the_new_chart_and_keeps_the_one_under(monkey
     """Timer reruns queued on a busy server come back to back: the browser may not have drawn
     the frame before, so only the chart on top is replaced."""
     at = open_app("learning")
-    rest = charts(at)
+    rest = chart_ids(at)
     monkeypatch.setattr(live_charts, "BURST", 0.0)
     at.button(key="learning_play").click().run()
     monkeypatch.setattr(live_charts, "BURST", 1e9)  # every frame hard on the heels of the last
     at.run()
-    burst = charts(at)
+    burst = chart_ids(at)
     for key in KEYS:
         assert burst[key] == rest[key]  # still under, untouched
         assert burst[slot_key(key, 1)][0] != rest[key][0]
-    assert burst["eb_plane_view"][1] == rest["eb_plane_view"][1]  # under: step 0
-    assert burst[slot_key("eb_plane_view", 1)][1].startswith("After 10 Adam steps")
+    assert burst["learning_plane_view"][1] == rest["learning_plane_view"][1]  # under: step 0
+    assert burst[slot_key("learning_plane_view", 1)][1].startswith("After 10 Adam steps")
 
 
 @pytest.mark.parametrize("page", ["classical", "dense", "modern"])
@@ -92,10 +81,10 @@ def test_a_pick_on_either_place_of_my_plane_adds_the_point(monkeypatch):
     at = open_app("learning", query={"data": "mine", "pts": "1,1;2,2;-1,0.5", "N": "2"})
     monkeypatch.setattr(live_charts, "BURST", 0.0)
     at.button(key="learning_play").click().run()
-    assert "eb_plane_chart_b" in charts(at)  # the new frame, on top of the first
-    at.session_state["eb_plane_chart_b"] = {"selection": {"points": [{"x": -2.5, "y": 3.0}]}}
+    assert "learning_plane_chart_b" in chart_ids(at)  # the new frame, on top of the first
+    at.session_state["learning_plane_chart_b"] = {"selection": {"points": [{"x": -2.5, "y": 3.0}]}}
     at.run()
     assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
-    at.session_state["eb_plane_chart"] = {"selection": {"points": [{"x": 0.5, "y": -3.0}]}}
+    at.session_state["learning_plane_chart"] = {"selection": {"points": [{"x": 0.5, "y": -3.0}]}}
     at.run()
     assert "5 of at most 200 points" in " ".join(m.value for m in at.markdown)

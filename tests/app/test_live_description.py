@@ -5,17 +5,16 @@ checked against the core's run; and the charts' numbers are one expander away.""
 import json
 
 import numpy as np
-from tests.app.conftest import open_app
-from tests.app.test_classical_page import _letters, expected_run
-from tests.app.test_modern_page import HOX, TOL, patterns, query
 
 from hopfield_core import ModernHopfield, analysis
+from tests.support.apptest import open_app, open_numbers
+from tests.support.samples import HOX, TOL, classical_run, letters, patterns, query
 
 LETTERS = ["H", "O", "X"]
 
 
 def description(at) -> str:
-    """The text of the live region (ui.live_charts.live_text) under the dynamics figure."""
+    """The text of the live region (ui.player.live_charts.live_text) under the dynamics figure."""
     (text,) = [json.loads(e.proto.json)["text"] for e in at.get("bidi_component")
                if e.proto.component_name == "hopfield_live_text"]
     return text
@@ -37,8 +36,8 @@ def player_alt(at) -> str:
 
 def test_classical_description_follows_each_step():
     at = open_app("classical")
-    ref = expected_run("HOX", 0, "flip", 0.2, 0, "async")
-    X = _letters("HOX")
+    ref = classical_run("HOX", 0, "flip", 0.2, 0, "async")
+    X = letters("HOX")
     m = analysis.overlaps(ref.states, X)  # (T+1, N)
     T = ref.steps
     assert T >= 2
@@ -91,18 +90,9 @@ def expander_labels(at) -> list[str]:
     return [e.label for e in at.expander]
 
 
-def open_numbers(at, key: str):
-    """Open the "Show the numbers" expander `key` (ui.chart_numbers: its tables are built only
-    while it is open), as a click would."""
-    at.session_state[f"{key}_open"] = True
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
 def test_the_numbers_of_the_run_are_one_expander_away():
     at = open_app("classical")
-    ref = expected_run("HOX", 0, "flip", 0.2, 0, "async")
+    ref = classical_run("HOX", 0, "flip", 0.2, 0, "async")
     assert "Show the numbers" in expander_labels(at)
     assert not [d for d in at.dataframe if "Energy" in d.value.columns]  # closed: nothing sent
     open_numbers(at, "classical_numbers")
@@ -110,14 +100,14 @@ def test_the_numbers_of_the_run_are_one_expander_away():
     assert list(df.columns) == ["step", "Energy", "m with 1. H", "m with 2. O", "m with 3. X"]
     assert list(df["step"]) == list(range(ref.steps + 1))
     assert np.allclose(df["Energy"], ref.energies)
-    m = analysis.overlaps(ref.states, _letters("HOX"))
+    m = analysis.overlaps(ref.states, letters("HOX"))
     assert np.allclose(df[["m with 1. H", "m with 2. O", "m with 3. X"]].to_numpy(), m)
 
 
 def test_modern_weights_have_their_numbers():
     at = open_app("modern")
     assert expander_labels(at).count("Show the numbers") >= 2  # the run's, the weights'
-    open_numbers(at, "mh_weights_numbers")
+    open_numbers(at, "modern_weights_numbers")
     X = patterns(HOX)
     ref = ModernHopfield(X, 10.0).run(query(X), max_steps=100, tol=TOL, gamma=1.0)
     final, per_step = [d.value for d in at.dataframe if "weight" in d.value.columns or

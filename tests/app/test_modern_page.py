@@ -5,27 +5,10 @@ import math
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app, open_tab
 
 from hopfield_core import ModernHopfield, fixed_point_kind, k90
-from hopfield_core.images import corrupt, resize, to_continuous
-from hopfield_core.presets import preset_image
-
-TOL = 1e-6
-
-
-def patterns(keys, size=16):
-    """ui.patterns' continuous recipe: 64 px presets, resized, centred, unit norm."""
-    return np.stack([to_continuous(resize(preset_image(*k.split("/"), 64), (size, size)),
-                                   unit_norm=True) for k in keys])
-
-
-def query(X, index=0, kind="flip", amount=0.2, seed=0, size=16):
-    return corrupt(X[index], (size, size), kind, amount, rng=seed, binary=False)
-
-
-HOX = ["letters/H", "letters/O", "letters/X"]
-OQX = ["letters/O", "letters/Q", "letters/X"]
+from tests.support.apptest import open_app, open_tab
+from tests.support.samples import HOX, OQX, TOL, patterns, query
 
 
 def metric(at, label) -> str:
@@ -167,9 +150,9 @@ def test_fixed_point_images_follow_the_three_sliders():
     # defaults: one beta from each regime
     captions = [t for t in texts(at) if t.startswith("k90 = ")]
     assert [c.split("**")[1] for c in captions] == ["global", "metastable", "single"]
-    at.select_slider(key="mh_b_small").set_value(0.1).run()
-    at.select_slider(key="mh_b_medium").set_value(10.0).run()
-    at.select_slider(key="mh_b_large").set_value(1e4).run()
+    at.select_slider(key="modern_b_small").set_value(0.1).run()
+    at.select_slider(key="modern_b_medium").set_value(10.0).run()
+    at.select_slider(key="modern_b_large").set_value(1e4).run()
     captions = [t for t in texts(at) if t.startswith("k90 = ")]
     assert captions == ["k90 = 3, **global**", "k90 = 2, **metastable**", "k90 = 1, **single**"]
     assert not at.exception
@@ -326,5 +309,5 @@ def test_a_query_inside_the_radius_is_covered_only_if_its_pattern_meets_the_boun
 
 
 def test_presenter_mode_puts_the_player_beside_the_state_and_the_energy():
-    from tests.app.test_classical_page import check_presenter_layout
+    from tests.support.apptest import check_presenter_layout
     check_presenter_layout("modern", "Continuous states and a log-sum-exp energy")

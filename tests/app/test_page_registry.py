@@ -1,43 +1,44 @@
-"""One page list (ui/page_registry.py): every page names its settings, which go by the page's
+"""One page list (ui/pages/__init__.py): every page names its settings, which go by the page's
 name; the list imports without streamlit; no other page list is typed out in the code."""
 import ast
 import subprocess
 import sys
 
 import pytest
-from tests.app.conftest import ROOT, open_app
 
-from ui import page_registry
-from ui.settings import Settings
+from tests.support.apptest import ROOT, open_app
+from ui import pages
+from ui.settings.layer import Settings
 
-PAGES = page_registry.PAGES
+PAGES = pages.PAGES
 
 
 @pytest.mark.parametrize("info", PAGES, ids=[p.file for p in PAGES])
 def test_every_page_names_its_settings_by_its_own_name(info):
-    S = page_registry.settings_of(info.file)
+    S = pages.settings_of(info.file)
     if info.default:  # Home: no settings of its own
         assert info.settings is None and S is None
         return
-    assert (ROOT / "ui" / info.file / "settings.py").is_file()
+    assert (ROOT / "ui" / "pages" / info.file / "settings.py").is_file()
     assert isinstance(S, Settings)
     assert S.page == info.file and S.prefix == f"{info.file}_"
     assert all(S.state_key(k) == f"{info.file}_{k}" for k in S.fields)
 
 
 def test_every_settings_module_belongs_to_a_page_of_the_registry():
-    modules = {f"ui.{p.parent.name}.settings" for p in (ROOT / "ui").glob("*/settings.py")}
+    modules = {f"ui.pages.{p.parent.name}.settings"
+               for p in (ROOT / "ui" / "pages").glob("*/settings.py")}
     assert modules == {p.settings for p in PAGES if p.settings}
 
 
 def test_an_unknown_page_is_refused_by_name():
     with pytest.raises(ValueError, match="no page is called 'et'"):
-        page_registry.page("et")
-    assert page_registry.page("dense").title == "Dense associative memory"
+        pages.page("et")
+    assert pages.page("dense").title == "Dense associative memory"
 
 
 def test_the_registry_imports_without_streamlit():
-    code = "import sys, ui.page_registry; print('streamlit' in sys.modules)"
+    code = "import sys, ui.pages; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
@@ -74,7 +75,7 @@ def test_no_page_list_is_typed_out_beside_the_registry():
         for p in (ROOT / folder).rglob("*.py")]
     found = []
     for path in files:
-        if path.name == "page_registry.py":
+        if path == ROOT / "ui" / "pages" / "__init__.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             names = page_names_in(node)

@@ -1,23 +1,16 @@
 """Draw a pattern and store it, flip pixels of the query by clicking: on the classical and
-dense pages, with edits as the browser's grid sends them (ui/grid_editor.py: a list of
+dense pages, with edits as the browser's grid sends them (ui/store/grid_editor.py: a list of
 [seq, r0, c0, r1, c1], every edit not yet applied)."""
-import json
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
 
+import ui.store.patterns
 from hopfield_core import ClassicalHopfield, drawing
 from hopfield_core.images import corrupt, resize, to_bipolar
 from hopfield_core.presets import preset_image
-import ui.patterns
-from ui import grid_editor
-
-
-
-def click(r, c, seq):
-    """A click on (or Space at) the cell (r, c): the grid's seq-th edit."""
-    return {"ops": [[seq, r, c, r, c]]}
+from tests.support.apptest import click, grid_sent, open_app
+from ui.store import grid_editor
 
 
 def drag(r0, c0, r1, c1, seq):
@@ -59,7 +52,7 @@ def test_draw_store_and_share_a_pattern(page):
     shared = open_app(page, query={"presets": qp(at, "presets")})  # another student's link
     assert any("Pattern store (4/40)" in h.value for h in shared.sidebar.header)
     # the networks see exactly the drawing, cell for cell: ink is -1
-    ps = ui.patterns._pattern_set((drawing.key(grid),), ("d",), 16, False, "threshold", True,
+    ps = ui.store.patterns._pattern_set((drawing.key(grid),), ("d",), 16, False, "threshold", True,
                                (drawing.to_image(grid, 64),))
     assert np.array_equal(ps.X[0], np.where(grid, -1, 1).ravel())
     # storing the same drawing twice is explained, storing an empty grid too
@@ -110,13 +103,6 @@ def test_flips_from_a_link_apply_and_the_editor_costs_nothing_closed():
     q[[0, 17]] *= -1
     ref = ClassicalHopfield(X).run(q, mode="async", rng=0, max_steps=30)
     assert float(at.metric[0].value) == float(f"{ref.energies[0]:.6g}")
-
-
-def grid_sent(at, key):
-    """What the server last sent the browser's grid `key` (ui/grid_editor.py)."""
-    sent = [e.proto for e in at.get("bidi_component") if e.proto.id.endswith(f"-{key}")]
-    assert len(sent) == 1, key
-    return json.loads(sent[0].json)
 
 
 def test_edits_the_server_has_not_answered_are_sent_again_and_applied_once():

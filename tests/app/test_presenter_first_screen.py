@@ -7,41 +7,18 @@ page keeps its order."""
 import json
 
 import pytest
-from tests.app.conftest import open_app
+
+from tests.support.apptest import in_order, open_app, where
 
 # page: (its live figure's key, the start of its lede, a chart key or a text that stood above
 # the figure and follows it in presenter mode)
 PAGES = {
-    "side_by_side": ("sb_finals", "Four networks, one memory", "sb_query"),
-    "attention": ("at_heatmap", "One modern Hopfield step is a Transformer's attention", None),
-    "capacity_lab": ("cap_success", "Store N random patterns in d neurons", None),
-    "attention_family": ("ef_weights", "Attention is the gradient of a log-normalizer",
+    "side_by_side": ("side_by_side_finals", "Four networks, one memory", "side_by_side_query"),
+    "attention": ("attention_heatmap", "One modern Hopfield step is a Transformer's attention", None),
+    "capacity_lab": ("capacity_lab_success", "Store N random patterns in d neurons", None),
+    "attention_family": ("attention_family_weights", "Attention is the gradient of a log-normalizer",
                          "Log-normalizer A(q)"),
 }
-
-
-def in_order(at) -> list[str]:
-    """The main area from the top: each chart as its key, each caption, subheader and metric
-    label as its text."""
-    out = []
-
-    def walk(node):
-        kind = getattr(node, "type", None)
-        if kind == "plotly_chart":
-            out.append(node.proto.id.rsplit("-", 1)[-1])
-        elif kind in ("caption", "header", "subheader", "title"):
-            out.append(node.value)
-        elif kind == "metric":
-            out.append(node.label)
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at.main)
-    return out
-
-
-def where(order: list[str], start: str) -> int:
-    return next(i for i, x in enumerate(order) if x.startswith(start))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -57,12 +34,12 @@ def test_presenter_mode_puts_the_live_figure_first(page):
         assert where(shown, figure) < where(shown, above)
 
 
-@pytest.mark.parametrize("page,key", [("capacity_lab", "cap_success"),
-                                      ("capacity_lab", "cap_mean_overlap"),
-                                      ("attention_family", "ef_weights"),
-                                      ("attention_family", "ef_eigen")])
+@pytest.mark.parametrize("page,key", [("capacity_lab", "capacity_lab_success"),
+                                      ("capacity_lab", "capacity_lab_mean_overlap"),
+                                      ("attention_family", "attention_family_weights"),
+                                      ("attention_family", "attention_family_eigen")])
 def test_presenter_mode_draws_the_charts_lower(page, key):
-    """Presenter mode enlarges a chart's fonts and makes it 1.2 x taller (ui.charts); these
+    """Presenter mode enlarges a chart's fonts and makes it 1.2 x taller (ui.charts.charts); these
     charts start lower, so that they end up no taller than on a desk screen."""
     def height(at) -> int:
         chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-" + key))

@@ -1,13 +1,14 @@
 """High-contrast projector mode (issue 30): a field of the link (`projector=1`, like presenter
 mode), a switch in the sidebar and, in presenter mode (which hides the sidebar), one beside
 "Leave presenter mode". On, the page gets the projector CSS and every chart its high-contrast
-copy (ui.charts.high_contrast); the stored patterns' pictures say what they show (alt text)."""
+copy (ui.charts.charts.high_contrast); the stored patterns' pictures say what they show (alt text)."""
 import json
 
-from tests.app.conftest import open_app
-from ui import chart_style, page_style
-from ui.shared_settings import LINK
-from ui.sidebar import gallery_alt
+from tests.support.apptest import open_app
+from ui.charts import style as chart_style
+from ui.shell import page_style
+from ui.shell.sidebar import gallery_alt
+from ui.store.shared_settings import LINK
 
 PROJECTOR_CSS_START = page_style.PROJECTOR_CSS.strip()[:60]
 

@@ -1,18 +1,19 @@
-"""The settings layer on every page (ui.settings): every field round-trips through a link,
+"""The settings layer on every page (ui.settings.layer): every field round-trips through a link,
 every junk value gives a plain-text message and a clean address bar, a link can hide a
 control, and no page reads the link itself."""
 import re
 from pathlib import Path
 
 import pytest
-from tests.app.conftest import open_app
 
-from ui import page_registry, shared_settings
-from ui.settings import WIDGETS, Settings
-from ui.shared_settings import SIDEBAR
+from tests.support.apptest import open_app
+from ui import pages
+from ui.settings.layer import WIDGETS, Settings
+from ui.store import shared_settings
+from ui.store.shared_settings import SIDEBAR
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = {p.file: page_registry.settings_of(p.file) for p in page_registry.PAGES if p.settings}
+PAGES = {p.file: pages.settings_of(p.file) for p in pages.PAGES if p.settings}
 LEARNING, LANDSCAPE = PAGES["learning"], PAGES["landscape"]
 JUNK = {
     "negative": "-1",
@@ -193,8 +194,8 @@ def test_a_link_that_names_patterns_the_store_lacks_says_so():
 
 def test_no_page_reads_the_link_itself():
     for path in list((ROOT / "app_pages").glob("*.py")) + list((ROOT / "ui").rglob("*.py")):
-        if path.name in ("settings.py", "state.py") and path.parent.name == "ui":
-            continue  # the layer and the store: the only readers
+        if path == ROOT / "ui" / "settings" / "layer.py":
+            continue  # the layer: the only reader
         assert "query_params" not in path.read_text(), path
 
 
@@ -204,7 +205,7 @@ def test_no_page_file_is_long():
 
 
 def test_every_field_is_drawn_by_a_widget_of_the_layer_and_every_widget_is_used():
-    """Settings.show draws a field by its widget (ui.settings.WIDGETS): no field names a widget
+    """Settings.show draws a field by its widget (ui.settings.layer.WIDGETS): no field names a widget
     the layer lacks (custom fields draw their own: "none"), and the table has no dead entry."""
     fields = [f for S in (SIDEBAR, *PAGES.values()) for f in S.fields.values()]
     assert {f.widget for f in fields if f.kind != "custom"} == set(WIDGETS)
@@ -230,7 +231,7 @@ def test_no_module_writes_a_setting_beside_the_layer():
     assert settings_written('st.session_state["dense_n"] = 3', keys) == {"dense_n"}
     found = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
              for path in [*(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")]
-             if path != ROOT / "ui" / "settings.py"
+             if path != ROOT / "ui" / "settings" / "layer.py"
              for i, line in enumerate(path.read_text().splitlines(), 1)
              if settings_written(line, keys)]
     assert not found, found

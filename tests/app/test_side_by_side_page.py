@@ -3,27 +3,16 @@ import json
 
 import numpy as np
 import pytest
-from tests.app.conftest import open_app
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory, ModernHopfield
 from hopfield_core.analysis import verdict
-from hopfield_core.images import corrupt, resize, to_bipolar, to_continuous
-from hopfield_core.presets import preset_image
+from hopfield_core.images import corrupt
+from tests.support.apptest import open_app
+from tests.support.samples import EIGHT, side_patterns
 
-EIGHT = ",".join(f"letters/{c}" for c in "ABCDEFGH")
 HARD = {"presets": EIGHT, "size": "16", "q_index": "3", "q_corruption": "flip",
         "q_amount": "0.2", "q_seed": "0"}
 EASY = dict(HARD, size="12", q_index="0")
-
-
-def patterns(keys, size, binary):
-    """ui/patterns.py's recipe: a 64 x 64 preset, resized, then bipolar or centred unit-norm."""
-    rows = []
-    for key in keys:
-        group, _, name = key.partition("/")
-        small = resize(preset_image(group, name, 64), (size, size))
-        rows.append(to_bipolar(small) if binary else to_continuous(small, unit_norm=True))
-    return np.stack(rows)
 
 
 def expected_rows(keys="letters/H,letters/O,letters/X", size=16, q_index=0, kind="flip",
@@ -33,7 +22,7 @@ def expected_rows(keys="letters/H,letters/O,letters/X", size=16, q_index=0, kind
     by the core: the dense networks' readable energy (E / d^n, log-domain)."""
     keys = keys.split(",")
     names = [k.partition("/")[2] for k in keys]
-    Xb, Xc = patterns(keys, size, True), patterns(keys, size, False)
+    Xb, Xc = side_patterns(keys, size, True), side_patterns(keys, size, False)
     qb = corrupt(Xb[q_index], (size, size), kind, amount, rng=seed, binary=True)
     qc = corrupt(Xc[q_index], (size, size), kind, amount, rng=seed, binary=False)
     runs = [
@@ -95,7 +84,7 @@ def test_changing_the_degree_changes_only_the_polynomial_row():
     before = table(at)
     assert_rows_match(before, expected_rows(EIGHT, q_index=3))
     assert before[1][4] == "no" and before[2][4] == "yes"  # the second try-this prompt
-    at.number_input(key="side_by_side_sb_degree").set_value(4).run()
+    at.number_input(key="side_by_side_degree").set_value(4).run()
     after = table(at)
     assert_rows_match(after, expected_rows(EIGHT, q_index=3, degree=4))
     assert after[1][4] == "yes"
@@ -106,7 +95,7 @@ def test_changing_the_degree_changes_only_the_polynomial_row():
 def test_changing_the_modern_beta_changes_only_the_modern_row():
     at = open_app("side_by_side", query=HARD)
     before = table(at)
-    at.number_input(key="side_by_side_sb_beta").set_value(10.0).run()
+    at.number_input(key="side_by_side_beta").set_value(10.0).run()
     after = table(at)
     assert after[:3] == before[:3]
     assert_rows_match(after, expected_rows(EIGHT, q_index=3, beta=10.0), which=[3])
@@ -116,7 +105,7 @@ def test_changing_the_modern_beta_changes_only_the_modern_row():
 def test_exponential_beta_changes_only_the_exponential_row():
     at = open_app("side_by_side")
     before = table(at)
-    at.number_input(key="side_by_side_sb_exp_beta").set_value(0.05).run()
+    at.number_input(key="side_by_side_exp_beta").set_value(0.05).run()
     after = table(at)
     assert after[:2] == before[:2] and after[3] == before[3]
     assert_rows_match(after, expected_rows(exp_beta=0.05), which=[2])
@@ -128,7 +117,7 @@ def test_sync_mode_changes_the_binary_rows_and_not_the_modern_one():
              "q_amount": "0.5", "q_seed": "5"}
     at = open_app("side_by_side", query=query)
     before = table(at)
-    at.radio(key="side_by_side_sb_mode").set_value("sync").run()
+    at.radio(key="side_by_side_mode").set_value("sync").run()
     after = table(at)
     exp = expected_rows(query["presets"], amount=0.5, seed=5, mode="sync")
     assert_rows_match(after, exp)
@@ -140,7 +129,7 @@ def test_sync_mode_changes_the_binary_rows_and_not_the_modern_one():
 
 def test_step_limit_cuts_the_runs_short():
     at = open_app("side_by_side", query=HARD)
-    at.number_input(key="side_by_side_sb_steps").set_value(1).run()
+    at.number_input(key="side_by_side_steps").set_value(1).run()
     shown = table(at)
     assert_rows_match(shown, expected_rows(EIGHT, q_index=3, max_steps=1))
     assert all(r[0] == 1 for r in shown)
@@ -160,7 +149,7 @@ def test_energy_view_changes_the_chart_only():
     small = energy_figure(at)
     assert len(small["data"]) == 4 and "yaxis4" in small["layout"]  # four panels, own scales
     assert any("own y scale" in c.value for c in at.caption)
-    at.radio(key="side_by_side_sb_view").set_value("normalised").run()
+    at.radio(key="side_by_side_view").set_value("normalised").run()
     norm = energy_figure(at)
     assert len(norm["data"]) == 4 and "yaxis2" not in norm["layout"]  # one shared axis
     assert "normalised" in norm["layout"]["title"]["text"]
@@ -169,32 +158,32 @@ def test_energy_view_changes_the_chart_only():
 
 
 def test_url_params_seed_the_widgets_and_are_published():
-    at = open_app("side_by_side", query={"sb_mode": "sync", "sb_degree": "5", "sb_exp_beta": "2.5",
-                                         "sb_beta": "7", "sb_steps": "12", "sb_view": "normalised"})
-    assert at.radio(key="side_by_side_sb_mode").value == "sync"
-    assert at.number_input(key="side_by_side_sb_degree").value == 5
-    assert at.number_input(key="side_by_side_sb_exp_beta").value == 2.5
-    assert at.number_input(key="side_by_side_sb_beta").value == 7.0
-    assert at.number_input(key="side_by_side_sb_steps").value == 12
-    assert at.radio(key="side_by_side_sb_view").value == "normalised"
+    at = open_app("side_by_side", query={"mode": "sync", "degree": "5", "exp_beta": "2.5",
+                                         "beta": "7", "steps": "12", "view": "normalised"})
+    assert at.radio(key="side_by_side_mode").value == "sync"
+    assert at.number_input(key="side_by_side_degree").value == 5
+    assert at.number_input(key="side_by_side_exp_beta").value == 2.5
+    assert at.number_input(key="side_by_side_beta").value == 7.0
+    assert at.number_input(key="side_by_side_steps").value == 12
+    assert at.radio(key="side_by_side_view").value == "normalised"
     assert_rows_match(table(at), expected_rows(mode="sync", degree=5, exp_beta=2.5, beta=7.0,
                                                max_steps=12))
     qp = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
-    assert qp["sb_mode"] == "sync" and qp["sb_degree"] == "5" and qp["sb_view"] == "normalised"
+    assert qp["mode"] == "sync" and qp["degree"] == "5" and qp["view"] == "normalised"
 
 
 def test_bad_url_values_fall_back_with_a_warning():
-    at = open_app("side_by_side", query={"sb_degree": "99", "sb_beta": "nan", "sb_mode": "bogus",
-                                         "sb_steps": "ten"})
+    at = open_app("side_by_side", query={"degree": "99", "beta": "nan", "mode": "bogus",
+                                         "steps": "ten"})
     assert not at.exception
-    assert at.number_input(key="side_by_side_sb_degree").value == 10  # the nearest end of the range
-    assert at.number_input(key="side_by_side_sb_beta").value == 20.0
-    assert at.radio(key="side_by_side_sb_mode").value == "async"
-    assert at.number_input(key="side_by_side_sb_steps").value == 30
+    assert at.number_input(key="side_by_side_degree").value == 10  # the nearest end of the range
+    assert at.number_input(key="side_by_side_beta").value == 20.0
+    assert at.radio(key="side_by_side_mode").value == "async"
+    assert at.number_input(key="side_by_side_steps").value == 30
     warnings = " ".join(w.value for w in at.warning)
-    assert "sb_degree = `99` (Degree n (polynomial)), which is outside 2 to 10; using 10." in warnings
-    assert "sb_beta = `nan` (β (modern)), which is not a number; using 20." in warnings
-    assert "sb_mode = `bogus`" in warnings and "sb_steps = `ten`" in warnings
+    assert "degree = `99` (Degree n (polynomial)), which is outside 2 to 10; using 10." in warnings
+    assert "beta = `nan` (β (modern)), which is not a number; using 20." in warnings
+    assert "mode = `bogus`" in warnings and "steps = `ten`" in warnings
 
 
 def test_an_empty_store_asks_for_patterns():
@@ -218,11 +207,11 @@ def test_the_modern_beta_help_bounds_the_score_by_the_querys_length():
     """'Patterns have unit length, so x·ξ ≤ |ξ|, which is 1 for a query with flipped pixels (up
     to about 1.6 with the strongest noise)', not 'x·ξ ≤ 1' (the lengths are checked in
     tests/app/test_attention_page.py::test_the_scores_are_at_most_the_querys_length)."""
-    from ui.side_by_side.settings import SETTINGS
+    from ui.pages.side_by_side.settings import SETTINGS
 
-    text = SETTINGS.fields["sb_beta"].help
+    text = SETTINGS.fields["beta"].help
     assert "x·ξ ≤ |ξ|, which is 1 for a query with flipped pixels" in text
     assert "up to about 1.6 with the strongest noise" in text and "x·ξ ≤ 1" not in text
-    X = patterns(EIGHT.split(","), 16, False)
+    X = side_patterns(EIGHT.split(","), 16, False)
     q = corrupt(X[3], (16, 16), "noise", 1.0, rng=0, binary=False)
     assert np.abs(np.linalg.norm(X, axis=1) - 1).max() < 1e-12 and (X @ q).max() > 1

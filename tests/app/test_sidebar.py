@@ -1,8 +1,8 @@
 """The sidebar shows only what applies to the page at hand; what it does not show stays in use."""
 import pytest
-from tests.app.conftest import open_app, open_tab
 
-from ui import page_registry
+from tests.support.apptest import open_app, open_tab
+from ui import pages
 
 
 def panels(at) -> set[str]:
@@ -19,7 +19,7 @@ def panels(at) -> set[str]:
     return out
 
 
-PANELS = {  # every page of the navigation (ui/page_registry.py): the panels it opens with
+PANELS = {  # every page of the navigation (ui/pages/__init__.py): the panels it opens with
     "home": set(),
     "classical": {"store", "representation", "binarize", "query"},
     "dense": {"store", "representation", "binarize", "query"},
@@ -35,7 +35,7 @@ PANELS = {  # every page of the navigation (ui/page_registry.py): the panels it 
 }
 
 
-@pytest.mark.parametrize("page", [p.file for p in page_registry.PAGES])
+@pytest.mark.parametrize("page", [p.file for p in pages.PAGES])
 def test_each_page_shows_the_panels_it_uses(page):
     at = open_app(None if page == "home" else page)
     assert panels(at) == PANELS[page]  # a page added to the registry needs its line above
@@ -93,7 +93,7 @@ def query_controls(at) -> dict[str, bool]:
 
 
 def test_an_uploaded_query_hides_the_pattern_to_start_from_and_keeps_the_corruption():
-    from tests.badfiles import encode, photo
+    from tests.support.badfiles import encode, photo
     at = open_app("classical")
     assert query_controls(at) == dict.fromkeys(("q_index", "q_corruption", "q_amount", "q_seed"), False)
     at.file_uploader(key="q_uploader").set_value(("street_4000x3000.png", encode(photo(seed=77), "PNG"),
@@ -125,7 +125,7 @@ def test_the_greyed_out_controls_are_those_the_corruption_ignores():
     import numpy as np
 
     from hopfield_core.images import CORRUPTIONS, corrupt
-    from ui.sidebar import USES_AMOUNT, USES_SEED
+    from ui.shell.sidebar import USES_AMOUNT, USES_SEED
     x = np.where(np.random.default_rng(0).random(64) < 0.5, -1.0, 1.0)  # (d,) an 8 x 8 pattern
     for kind in CORRUPTIONS:  # continuous, so that no noise hides under a sign
         base = corrupt(x, (8, 8), kind, 0.3, rng=1, binary=False)
@@ -135,7 +135,7 @@ def test_the_greyed_out_controls_are_those_the_corruption_ignores():
 
 
 def test_an_upload_is_named_as_written():
-    from tests.badfiles import encode, photo
+    from tests.support.badfiles import encode, photo
     at = open_app("classical")
     at.file_uploader(key="uploader").set_value(("phone_4000x3000 (2).png", encode(photo(seed=78), "PNG"),
                                                 "image/png")).run()

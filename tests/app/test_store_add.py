@@ -1,8 +1,7 @@
 """Add stores what is chosen when it is clicked (issue 34): a click that comes with the last
 pick, before that pick's own rerun, is not lost; with nothing chosen it says what to do."""
-from tests.app.conftest import open_app
-
-from ui.sidebar import NOTHING_CHOSEN
+from tests.support.apptest import open_app
+from ui.shell.sidebar import NOTHING_CHOSEN
 
 
 def store_heading(at) -> str:

@@ -1,18 +1,18 @@
-"""The sentence a page shows while the store is empty has one home (ui.store.store_first):
+"""The sentence a page shows while the store is empty has one home (ui.store.store.store_first):
 every page says it in the same words, and no page or module writes its own copy."""
 from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import open_app
-from ui.store import store_first
+from tests.support.apptest import open_app
+from ui.store.store import store_first
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_sentence_is_written_once():
     for path in [*(ROOT / "ui").rglob("*.py"), *(ROOT / "app_pages").glob("*.py")]:
-        if path != ROOT / "ui" / "store.py":
+        if path != ROOT / "ui" / "store" / "store.py":
             assert "at least one pattern" not in path.read_text().lower(), path
 
 

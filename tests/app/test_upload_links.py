@@ -9,10 +9,10 @@
 """
 import pytest
 
-from tests.app.conftest import open_app
-from tests.badfiles import encode, photo
-from ui import upload_quota, uploads
-from ui.uploads import UploadStore
+from tests.support.apptest import open_app
+from tests.support.badfiles import encode, photo
+from ui.store import upload_quota, uploads
+from ui.store.uploads import UploadStore
 
 
 @pytest.fixture

@@ -6,8 +6,14 @@ import pytest
 
 from hopfield_core import ClassicalHopfield, DenseAssociativeMemory
 from hopfield_core.capacity import (
-    classical_capacity, exponential_alpha, format_log10, interaction_shape,
-    log10_exponential_capacity, log10_polynomial_capacity, odd_double_factorial, stable_patterns,
+    classical_capacity,
+    exponential_alpha,
+    format_log10,
+    interaction_shape,
+    log10_exponential_capacity,
+    log10_polynomial_capacity,
+    odd_double_factorial,
+    stable_patterns,
 )
 
 

@@ -1,20 +1,23 @@
 """Measured capacity (hopfield_core.capacity.curves and .phase): the issue's numbers at fixed
 seeds, each variant's batched update against the network classes one store at a time, the
 shape of every curve, and bad input."""
-import math
 
 import numpy as np
 import pytest
 
-from hopfield_core.capacity import (curves, log10_polynomial_capacity, rules, success_curve,
-                                    success_point)
+from hopfield_core.capacity import (
+    curves,
+    log10_polynomial_capacity,
+    rules,
+    success_curve,
+    success_point,
+)
 from hopfield_core.capacity.curves import basin_map
-from hopfield_core.capacity.stores import Stream
 from hopfield_core.capacity.phase import phase_diagram
+from hopfield_core.capacity.stores import Stream
 from hopfield_core.classical import ClassicalHopfield
 from hopfield_core.dense import DenseAssociativeMemory
 from hopfield_core.modern import ModernHopfield
-
 
 # ------------------------------------------------------------------ the issue's numbers
 
@@ -233,33 +236,12 @@ def test_phase_bad_input_is_named(kw, match):
 
 # ------------------------------------------------------------------ what the lab's text says
 
-def test_the_numbers_the_capacity_page_states():
-    from statistics import NormalDist
-
-    from hopfield_core.capacity import ags
-    from ui.capacity_lab import explain
-
-    assert round(100 * NormalDist().cdf(-math.sqrt(1 / 0.138)), 1) == 0.4  # "only 0.4 % of the bits"
-    assert "0.4 % of the bits" in explain.CURVES
-    wrong = (1 - ags.retrieval_overlap(ags.critical_alpha(0.0) - 1e-5, 0.0)) / 2
-    assert round(100 * wrong, 1) == 1.6 and "about 1.6 % of bits wrong" in explain.CURVES
-    c = success_curve("classical-sync", 500, [70, 80], 20, rng=0)  # N/d = 0.14, 0.16
-    assert c.mean_overlap[0] >= 0.9 > c.mean_overlap[1]
-    assert "between N/d = 0.14 and 0.16" in explain.CURVES
-    small, large = (success_curve("classical-sync", d, [d // 4], 20, rng=0) for d in (100, 500))
-    assert large.mean_overlap[0] < 0.4 and small.mean_overlap[0] > 0.6
-    assert "below 0.4, while at d = 100 it is still above 0.6" in explain.CURVES
-    assert 350 <= 10 ** log10_polynomial_capacity(100, 3) <= 370
-    assert "about 360 patterns" in explain.prompts()
-
 
 @pytest.mark.parametrize("variant, kw", [("dense", {"degree": 3}), ("exponential", {"beta": 0.5})])
 def test_the_dense_and_exponential_runs_are_synchronous_as_the_page_says(variant, kw):
     """'The dense and exponential networks here update every neuron at once': one update of
-    success_point is one sync step of the network class, and not its async sweep."""
-    from ui.capacity_lab import explain
-
-    assert "update every neuron at once from the same state" in explain.CURVES
+    success_point is one sync step of the network class, and not its async sweep (the page's
+    sentence: tests/ui/pages/test_capacity_text.py)."""
     d, N, T = 24, 60, 8
     X, q, _ = _store(9, d, N, T, 0.3)
     net = [DenseAssociativeMemory(X[t], "polynomial" if variant == "dense" else "exponential", **kw)

@@ -3,24 +3,29 @@ phase.peak_bytes), against the peak tracemalloc measures (NumPy reports its arra
 the peak set by the byte budget, not by the trial count; and chunks that change no result.
 
 The estimate must hold the measured peak (so that a run the page lets through stays within
-ui.budget.RUN_BYTES) and be at most twice it (so that it refuses nothing it could run). Tiny
+ui.serving.budget.RUN_BYTES) and be at most twice it (so that it refuses nothing it could run). Tiny
 runs are left out of the second bound: their peak is a few hundred kB of Python objects that
 the estimate rounds up to stores.SMALL."""
 
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
 
 from hopfield_core.capacity import curves, phase, rules, runs
 from hopfield_core.capacity.stores import BUDGET, Stream
-from tests.memory_probe import traced_peak
+from tests.support.memory_probe import traced_peak
 
 MB = 2 ** 20
 
 
 @pytest.fixture(autouse=True)
 def one_math_thread():
-    """As the app runs them (ui/boot.py): on a busy machine two BLAS threads only wait."""
+    """As the app runs them (ui/serving/boot.py): on a busy machine two BLAS threads only wait.
+    (threadpoolctl is the app's, not the core's: without it the BLAS keeps its threads.)"""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield
+        return
     with threadpool_limits(1):
         yield
 

@@ -3,7 +3,8 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hopfield_core import ClassicalHopfield
 

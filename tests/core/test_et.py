@@ -12,13 +12,12 @@ import pytest
 import torch
 
 from hopfield_core.analysis import energy_rises
-from hopfield_core.et import CheckpointError, ETConfig, load_pretrained
-from hopfield_core.et import checkpoint
+from hopfield_core.et import CheckpointError, ETConfig, checkpoint, load_pretrained
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.model import EnergyTransformer, patchify, unpatchify
+from tests.support.et_models import SMALL_ET
 
 ROOT = Path(__file__).resolve().parents[2]
-SMALL = ETConfig(dim=32, heads=2, head_dim=8, memories=24, steps=4)
 
 
 def shipped_config() -> ETConfig:
@@ -29,7 +28,7 @@ def shipped_config() -> ETConfig:
 @pytest.fixture
 def small_ckpt(tmp_path):
     torch.manual_seed(0)
-    model = EnergyTransformer(SMALL)
+    model = EnergyTransformer(SMALL_ET)
     checkpoint.save(model, tmp_path)
     return tmp_path, model
 
@@ -37,11 +36,11 @@ def small_ckpt(tmp_path):
 @pytest.mark.parametrize("attend_to_self, positions", [(False, False), (True, False), (False, True)])
 def test_closed_form_gradient_equals_autograd(attend_to_self, positions):
     torch.manual_seed(1)
-    model = EnergyTransformer(replace(SMALL, attend_to_self=attend_to_self,
+    model = EnergyTransformer(replace(SMALL_ET, attend_to_self=attend_to_self,
                                       energy_positions=positions)).double()
     if positions:  # a table unlike the initial one, so that a dropped offset would show
         model.pos_energy.data = torch.randn_like(model.pos_energy)
-    g = model.layer_norm(torch.randn(3, SMALL.n_patches, SMALL.dim, dtype=torch.float64))
+    g = model.layer_norm(torch.randn(3, SMALL_ET.n_patches, SMALL_ET.dim, dtype=torch.float64))
     g = g.detach().requires_grad_(True)
     (auto,) = torch.autograd.grad(model.energy(g).sum(), g)
     torch.testing.assert_close(model.energy_grad(g), auto, rtol=1e-10, atol=1e-10)
@@ -51,10 +50,10 @@ def test_the_energy_positions_enter_the_keys_and_queries_only():
     """With energy_positions, K_B = W_K (g_B + p_B) and Q_C = W_Q (g_C + p_C): the attention
     energy changes with p and equals the plain energy of g + p; the Hopfield part ignores p."""
     torch.manual_seed(2)
-    plain = EnergyTransformer(SMALL).double()
-    placed = EnergyTransformer(replace(SMALL, energy_positions=True)).double()
-    placed.load_state_dict({**plain.state_dict(), "pos_energy": torch.randn(SMALL.n_patches, SMALL.dim)})
-    g = plain.layer_norm(torch.randn(2, SMALL.n_patches, SMALL.dim, dtype=torch.float64))
+    plain = EnergyTransformer(SMALL_ET).double()
+    placed = EnergyTransformer(replace(SMALL_ET, energy_positions=True)).double()
+    placed.load_state_dict({**plain.state_dict(), "pos_energy": torch.randn(SMALL_ET.n_patches, SMALL_ET.dim)})
+    g = plain.layer_norm(torch.randn(2, SMALL_ET.n_patches, SMALL_ET.dim, dtype=torch.float64))
     att_plain, hn_plain = plain.energy_parts(g + placed.pos_energy)
     att, hn = placed.energy_parts(g)
     torch.testing.assert_close(att, att_plain)
@@ -65,7 +64,7 @@ def test_the_energy_positions_enter_the_keys_and_queries_only():
 
 def test_energy_parts_match_the_formulas_by_loops():
     torch.manual_seed(2)
-    cfg = replace(SMALL, dim=6, heads=2, head_dim=3, memories=5, image_size=16)  # 4 tokens
+    cfg = replace(SMALL_ET, dim=6, heads=2, head_dim=3, memories=5, image_size=16)  # 4 tokens
     model = EnergyTransformer(cfg).double()
     g = torch.randn(1, cfg.n_patches, cfg.dim, dtype=torch.float64)
     model.requires_grad_(False)
@@ -84,13 +83,13 @@ def test_energy_parts_match_the_formulas_by_loops():
 
 def test_the_layer_norm_is_the_gradient_of_its_lagrangian():
     torch.manual_seed(3)
-    model = EnergyTransformer(SMALL).double()
+    model = EnergyTransformer(SMALL_ET).double()
     with torch.no_grad():
         model.ln_gamma.fill_(1.7)
         model.ln_delta.normal_()
-    x = torch.randn(2, 5, SMALL.dim, dtype=torch.float64, requires_grad=True)
+    x = torch.randn(2, 5, SMALL_ET.dim, dtype=torch.float64, requires_grad=True)
     xc = x - x.mean(-1, keepdim=True)
-    L = (SMALL.dim * model.ln_gamma * torch.sqrt((xc ** 2).mean(-1) + SMALL.eps)).sum() + (x * model.ln_delta).sum()
+    L = (SMALL_ET.dim * model.ln_gamma * torch.sqrt((xc ** 2).mean(-1) + SMALL_ET.eps)).sum() + (x * model.ln_delta).sum()
     (grad,) = torch.autograd.grad(L, x)
     torch.testing.assert_close(model.layer_norm(x), grad)
     from hopfield_core.et.descent import lagrangian  # the page's L is this L
@@ -131,7 +130,7 @@ def test_complete_keeps_visible_patches_and_returns_documented_shapes(small_ckpt
     mask = np.zeros((H // p, W // p), dtype=bool)
     mask[2:5, 1:6] = True
     out = et.complete(img, mask)
-    T = SMALL.steps
+    T = SMALL_ET.steps
     assert out.image.shape == (H, W, 3) and out.frames.shape == (T + 1, H, W, 3)
     assert out.energies.shape == (T + 1,) == out.energies_att.shape == out.energies_hn.shape
     np.testing.assert_allclose(out.energies, out.energies_att + out.energies_hn)
@@ -158,7 +157,7 @@ def test_checkpoint_round_trips(small_ckpt):
     loaded = checkpoint.load(directory)
     for (k, a), (_, b) in zip(model.state_dict().items(), loaded.state_dict().items()):
         torch.testing.assert_close(a, b, rtol=0, atol=0, msg=k)
-    assert loaded.cfg == SMALL
+    assert loaded.cfg == SMALL_ET
     assert not any(p.requires_grad for p in loaded.parameters())
 
 
@@ -178,7 +177,7 @@ def test_truncated_checkpoint_is_refused(small_ckpt):
 def test_wrong_shapes_are_refused_even_with_a_matching_hash(small_ckpt, tmp_path):
     directory, _ = small_ckpt
     other = tmp_path / "other"
-    checkpoint.save(EnergyTransformer(replace(SMALL, memories=7)), other)
+    checkpoint.save(EnergyTransformer(replace(SMALL_ET, memories=7)), other)
     meta = json.loads((other / checkpoint.CONFIG).read_text())
     meta["config"] = json.loads((directory / checkpoint.CONFIG).read_text())["config"]
     (other / checkpoint.CONFIG).write_text(json.dumps(meta))  # honest hash, wrong shapes

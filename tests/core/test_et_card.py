@@ -2,18 +2,7 @@
 import json
 
 from hopfield_core.et import card, checkpoint
-
-
-def shipped_info() -> dict:
-    """The shipped config.json with every figure the card prints (older ones lack some)."""
-    info = json.loads((checkpoint.ASSET_DIR / checkpoint.CONFIG).read_text())
-    return with_eval(info, 0.010, 0.010, 0.010)
-
-
-def with_eval(info: dict, at_T: float, at_4T: float, at_100: float) -> dict:
-    ev = {**info["eval"], "et_mse": at_T, "et_mse_4T": at_4T, "et_mse_100": at_100,
-          "last_step_max_pixel_change": 0.001, "mse_by_step": [at_T] * 101}
-    return {**info, "eval": ev, "training": {**info["training"], "steps_max": 0}}
+from tests.support.et_models import shipped_info, with_eval
 
 
 def test_the_card_calls_the_completion_settled_only_within_five_percent():

@@ -8,8 +8,8 @@ import torch
 
 from hopfield_core.et import descent, load_pretrained
 from hopfield_core.et.checkpoint import MODELS
-from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.config import ETConfig
+from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.model import EnergyTransformer
 
 SMALL = replace(ETConfig(), dim=12, heads=2, head_dim=4, memories=7, image_size=16, patch_size=8,

@@ -11,8 +11,15 @@ import torch
 from hopfield_core.et import load_pretrained
 from hopfield_core.et.checkpoint import MODELS
 from hopfield_core.et.config import ETConfig
-from hopfield_core.et.inspect import (attention, memory_patches, memory_use, montage, psnr,
-                                      roughness, top_memories)
+from hopfield_core.et.inspect import (
+    attention,
+    memory_patches,
+    memory_use,
+    montage,
+    psnr,
+    roughness,
+    top_memories,
+)
 from hopfield_core.et.masks import random_mask
 from hopfield_core.et.model import EnergyTransformer
 from hopfield_core.presets import preset_image

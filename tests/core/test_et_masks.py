@@ -4,8 +4,14 @@ import pytest
 import torch
 
 from hopfield_core.et import baselines
-from hopfield_core.et.masks import (masked_patch_mse, mean_fill, random_mask, rectangle_mask,
-                                    show_masked, toggle)
+from hopfield_core.et.masks import (
+    masked_patch_mse,
+    mean_fill,
+    random_mask,
+    rectangle_mask,
+    show_masked,
+    toggle,
+)
 
 
 def test_random_mask_hides_exactly_the_ratio_and_is_seeded():

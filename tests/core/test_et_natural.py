@@ -10,10 +10,15 @@ from hopfield_core.et import card
 from hopfield_core.et.data import Sampler, augment, procedural, random_crop
 from hopfield_core.et.evaluation import descent_share, report
 from hopfield_core.et.model import EnergyTransformer
-from hopfield_core.et.natural import (blur, dead_leaves, natural, occlude, pink_noise,
-                                      power_law_radius)
-
-from tests.core.test_et import SMALL
+from hopfield_core.et.natural import (
+    blur,
+    dead_leaves,
+    natural,
+    occlude,
+    pink_noise,
+    power_law_radius,
+)
+from tests.support.et_models import SMALL_ET
 
 
 def gen(seed: int = 0) -> torch.Generator:
@@ -125,9 +130,9 @@ def test_the_descent_share_is_computed_per_image_and_on_average():
 def test_the_report_puts_the_yardsticks_beside_the_descent():
     pytest.importorskip("skimage")
     torch.manual_seed(0)
-    model = EnergyTransformer(SMALL).eval()
+    model = EnergyTransformer(SMALL_ET).eval()
     imgs = torch.rand(3, 32, 32, 3, generator=gen(9))
-    masks = torch.zeros(3, SMALL.n_patches, dtype=torch.bool)
+    masks = torch.zeros(3, SMALL_ET.n_patches, dtype=torch.bool)
     masks[:, ::2] = True
     ev = report(model, imgs, masks, torch.device("cpu"))
     assert ev["et_vs_biharmonic"] == pytest.approx(ev["et_mse"] / ev["biharmonic_mse"])
@@ -183,7 +188,7 @@ def test_training_with_the_new_data_and_mask_shapes_says_so_in_its_card(tmp_path
 
 
 def test_the_card_states_the_descents_share_where_the_record_measured_it():
-    from tests.core.test_et_card import shipped_info
+    from tests.support.et_models import shipped_info
 
     info = shipped_info()
     older = {k: v for k, v in info["eval"].items()

@@ -4,13 +4,18 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hopfield_core import ModernHopfield
 from hopfield_core.heads import fixed_point
-from hopfield_core.heads.analysis import (analyse_bytes, analyse_layer, analyse_model,
-                                         analyse_model_bytes)
-from tests.memory_probe import traced_peak
+from hopfield_core.heads.analysis import (
+    analyse_bytes,
+    analyse_layer,
+    analyse_model,
+    analyse_model_bytes,
+)
+from tests.support.memory_probe import traced_peak
 
 
 def heads(seed, H=3, N=10, d=8, scale=1.0):

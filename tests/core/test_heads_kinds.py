@@ -5,8 +5,13 @@ import numpy as np
 import pytest
 
 from hopfield_core.heads import kinds
-from hopfield_core.heads.analysis import analyse_layer, kinds_table, pooled, changed_share
-from tests.core.test_metastable import k90_by_counting
+from hopfield_core.heads.analysis import (
+    analyse_layer,
+    changed_share,
+    kinds_table,
+    pooled,
+)
+from tests.support.oracles import k90_by_counting
 
 
 def heads(seed, H=3, N=11, d=8, scale=1.0):

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from hopfield_core.heads import heldout, kinds, train_vit, vit, vit_checkpoint as vc
+from hopfield_core.heads import heldout, kinds, train_vit, vit
+from hopfield_core.heads import vit_checkpoint as vc
 from hopfield_core.heads.kinds import KINDS
 
 
@@ -35,6 +36,8 @@ def test_heldout_accuracy_is_the_cards_and_at_least_95_percent(model, digits):
 
 
 def test_the_heldout_digits_are_the_split_the_card_names(digits):
+    pytest.importorskip("sklearn", reason="the digits come from scikit-learn (a test and training "
+                        "dependency, requirements-dev.txt), not one of the core's")
     images, labels, indices = digits
     seed = vc.shipped_meta()["train"]["seed"]
     _, _, want_images, want_labels, want_indices = train_vit.digits_split(seed)
@@ -113,7 +116,7 @@ def test_a_safetensors_file_is_never_taken_for_a_pickle(tmp_path):
 
     from safetensors.torch import save_file
 
-    from hopfield_core.safefiles import is_safetensors_shaped, looks_like_pickle
+    from hopfield_core.checkpoints import is_safetensors_shaped, looks_like_pickle
 
     for n in range(1, 400):  # the header length grows with the name: find one starting 0x80
         save_file({"x" * n: torch.zeros(1)}, str(tmp_path / "a.safetensors"))
@@ -143,6 +146,8 @@ def test_weights_of_another_shape_are_refused(tmp_path, digits):
 
 
 def test_the_training_command_writes_a_loadable_checkpoint_and_card(tmp_path):
+    pytest.importorskip("sklearn", reason="the digits come from scikit-learn (a test and training "
+                        "dependency, requirements-dev.txt), not one of the core's")
     train_vit.main(["--epochs", "1", "--out", str(tmp_path)])
     meta = vc.shipped_meta(tmp_path)
     model = vc.load(tmp_path)

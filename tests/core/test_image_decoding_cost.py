@@ -11,15 +11,9 @@ from PIL import Image
 
 from hopfield_core import image_files
 from hopfield_core.image_files import ImageError, load_image
-from tests.badfiles import encode, huge_png
+from tests.support.badfiles import encode, files_at_the_limits, huge_png, smooth_image
 
 MEMORY_LIMIT_MB = 100
-
-
-def _smooth(w: int, h: int) -> Image.Image:
-    x = np.linspace(0, 1, w, dtype=np.float32)[None, :, None]
-    y = np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
-    return Image.fromarray((np.concatenate([x + 0 * y, y + 0 * x, x * y], axis=2) * 255).astype(np.uint8))
 
 
 def _peak_memory_mb(path) -> dict:
@@ -47,30 +41,11 @@ def _peak_memory_mb(path) -> dict:
     return json.loads(out.stdout)
 
 
-def _at_the_limits() -> dict:
-    """The costliest file of each kind that load_image accepts."""
-    rng = np.random.default_rng(0)
-    grey_side = int((image_files.MAX_DECODED_BYTES - 1) ** 0.5)   # 1 byte a pixel
-    rgba_side = int((image_files.MAX_DECODED_BYTES // 4 - 1) ** 0.5)
-    gif_side = int((image_files.FORMAT_MAX_PIXELS["GIF"] - 1) ** 0.5)
-    webp_side = int((image_files.FORMAT_MAX_PIXELS["WEBP"] - 1) ** 0.5)
-    bits = Image.fromarray(rng.integers(0, 2, (grey_side, grey_side), dtype=np.uint8) * 255)
-    return {
-        "grey.png": encode(_smooth(grey_side, grey_side).convert("L"), "PNG"),
-        "bits.png": encode(bits.convert("1"), "PNG"),
-        "rgba.png": encode(_smooth(rgba_side, rgba_side).convert("RGBA"), "PNG"),
-        "palette.gif": encode(_smooth(gif_side, gif_side).convert("P"), "GIF"),
-        "photo.webp": encode(Image.fromarray(rng.integers(0, 256, (webp_side, webp_side, 3), dtype=np.uint8)),
-                             "WEBP", quality=90),
-        "phone.jpg": encode(_smooth(7300, 5470), "JPEG", quality=95),   # 39.9 MP
-    }
-
-
 @pytest.fixture(scope="module")
 def limit_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("limits")
     paths = {}
-    for name, data in _at_the_limits().items():
+    for name, data in files_at_the_limits().items():
         paths[name] = folder / name
         paths[name].write_bytes(data)
     return paths
@@ -97,24 +72,24 @@ def test_the_4_kb_png_of_40_megapixels_is_refused_before_decoding(tmp_path):
 @pytest.mark.parametrize("fmt, mode, side", [("PNG", "RGBA", 2900), ("PNG", "L", 5700),
                                              ("GIF", "P", 3500), ("WEBP", "RGB", 1500)])
 def test_files_over_their_decoding_budget_name_the_limit(fmt, mode, side):
-    data = encode(_smooth(side, side).convert(mode), fmt)
+    data = encode(smooth_image(side, side).convert(mode), fmt)
     with pytest.raises(ImageError, match=rf"{side} x {side} pixels.*at most \d+ megapixels") as info:
         load_image(data)
     assert info.value.args[0].endswith(".")
 
 
 def test_large_images_are_shrunk_with_their_aspect_ratio():
-    a = load_image(encode(_smooth(3000, 1500), "PNG"))
+    a = load_image(encode(smooth_image(3000, 1500), "PNG"))
     assert a.shape == (512, 1024, 3)
-    a = load_image(encode(_smooth(3000, 1500), "JPEG"), max_side=200)
+    a = load_image(encode(smooth_image(3000, 1500), "JPEG"), max_side=200)
     assert a.shape == (100, 200, 3)
-    assert load_image(encode(_smooth(300, 150), "PNG")).shape == (150, 300, 3)  # small: as is
-    assert load_image(encode(_smooth(3000, 1500), "PNG"), max_side=None).shape == (1500, 3000, 3)
+    assert load_image(encode(smooth_image(300, 150), "PNG")).shape == (150, 300, 3)  # small: as is
+    assert load_image(encode(smooth_image(3000, 1500), "PNG"), max_side=None).shape == (1500, 3000, 3)
 
 
 def test_shrinking_keeps_the_picture():
     """Shrunk while decoding = decoded in full, then resized (up to resampling differences)."""
-    im = _smooth(2400, 1800)
+    im = smooth_image(2400, 1800)
     for fmt in ("PNG", "JPEG", "GIF"):
         small = load_image(encode(im if fmt != "GIF" else im.convert("P"), fmt), max_side=300)
         full = load_image(encode(im if fmt != "GIF" else im.convert("P"), fmt), max_side=None)

@@ -7,10 +7,18 @@ from PIL import GifImagePlugin, Image, ImageFile
 
 from hopfield_core.image_files import ImageError, load_image
 from hopfield_core.images import (
-    add_noise, flip_bits, invert, mask_rectangle, occlude_half, resize, to_bipolar,
-    to_continuous, to_grey, to_image,
+    add_noise,
+    flip_bits,
+    invert,
+    mask_rectangle,
+    occlude_half,
+    resize,
+    to_bipolar,
+    to_continuous,
+    to_grey,
+    to_image,
 )
-from tests.badfiles import BAD, encode, huge_png
+from tests.support.badfiles import BAD, encode, huge_png
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.imports import reaches, top_level
+
 CORE = Path(__file__).resolve().parents[2] / "hopfield_core"
 
 
@@ -84,7 +86,7 @@ def test_importing_the_reference_module_does_not_import_torch():
 
 
 PAGES = CORE.parent / "app_pages"
-PAGE_LINES = 80  # a page is layout: its blocks, prose and caches live in ui/<page>/
+PAGE_LINES = 80  # a page is layout: its blocks, prose and caches live in ui/pages/<page>/
 
 
 def page_problems(path: Path) -> list[str]:
@@ -111,7 +113,7 @@ def test_pages_are_layout_only_no_core_import_and_short():
     ("from hopfield_core.et.masks import mean_fill\n", True),
     ("import hopfield_core.capacity\n", True),
     ("def main():\n    from hopfield_core import ModernHopfield\n", True),
-    ("from ui import sidebar\nfrom ui.modern import sections\n", False),
+    ("from ui import sidebar\nfrom ui.pages.modern import sections\n", False),
     ("x = 1\n" * PAGE_LINES, False),
     ("x = 1\n" * (PAGE_LINES + 1), True),
 ])
@@ -128,3 +130,51 @@ def test_no_core_file_is_over_300_lines():
     lines = {str(p.relative_to(CORE)): len(p.read_text().splitlines()) for p in CORE.rglob("*.py")}
     long = {name: n for name, n in lines.items() if n > CORE_LINES}
     assert not long, long
+
+
+
+TESTS = CORE.parent / "tests"
+APP_ONLY = {"streamlit", "plotly", "ui", "pandas"}  # the app's, not the core's
+
+
+def test_the_cores_tests_need_neither_the_app_nor_its_libraries():
+    """tests/core runs where only the core's own dependencies are installed (with pytest and
+    hypothesis): nothing it imports, itself or through tests/support, is the app's."""
+    files = sorted((TESTS / "core").glob("*.py"))
+    assert len(files) > 30
+    bad = {p.name: top_level(reaches(p)) & APP_ONLY for p in files
+           if top_level(reaches(p)) & APP_ONLY}
+    assert not bad, bad
+
+
+def test_the_reach_follows_the_support_modules(tmp_path):
+    test = tmp_path / "test_x.py"
+    test.write_text("from tests.support.apptest import open_app\n")
+    assert "streamlit" in top_level(reaches(test))
+    test.write_text("from tests.support import samples\n")
+    assert "hopfield_core" in top_level(reaches(test))
+    assert not top_level(reaches(test)) & APP_ONLY
+
+
+ROOT = CORE.parent
+
+
+def helpers_from_tests(path: Path) -> set[str]:
+    """The tests.* modules a file imports that are not in tests/support."""
+    return {m for m in reaches(path) if m.startswith("tests.") and not m.startswith("tests.support")}
+
+
+def test_tests_and_benchmarks_take_shared_helpers_from_tests_support_only():
+    files = [p for p in [*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]
+             if "vendor" not in p.parts and "support" not in p.relative_to(ROOT).parts]
+    assert len(files) > 100
+    found = {str(p.relative_to(ROOT)): helpers_from_tests(p) for p in files
+             if helpers_from_tests(p)}
+    assert not found, found
+
+
+def test_the_helper_rule_finds_a_test_importing_a_test(tmp_path):
+    test = tmp_path / "test_x.py"
+    test.write_text("from tests.app.test_modern_page import HOX\nfrom tests.support import samples\n")
+    assert helpers_from_tests(test) == {"tests.app.test_modern_page",
+                                        "tests.app.test_modern_page.HOX"}

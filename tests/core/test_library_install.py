@@ -22,7 +22,7 @@ import importlib.metadata as md, json, runpy, sys
 import hopfield_core
 runpy.run_path(sys.argv[1], run_name="__main__")
 print(json.dumps({"file": hopfield_core.__file__, "requires": md.requires("hopfield-core"),
-                  "version": md.version("hopfield-core"),
+                  "version": md.version("hopfield-core"), "__version__": hopfield_core.__version__,
                   "heavy": [m for m in %r if m in sys.modules]}))
 """ % (HEAVY,)
 
@@ -57,6 +57,7 @@ def test_pip_install_gives_a_working_hopfield_core_with_numpy_only(tmp_path):
     hard = [r for r in facts["requires"] if "extra ==" not in r]
     assert hard == ["numpy<3,>=1.26"] or hard == ["numpy>=1.26,<3"], hard
     assert facts["version"] and facts["heavy"] == [], facts
+    assert facts["__version__"] == facts["version"] == pyproject_version()
     text = "\n".join(printed)
     assert "one modern step == attention with beta = 64: True" in text
     for name in ("classical (Hopfield 1982), async", "dense, polynomial n = 3", "dense, exponential",
@@ -65,3 +66,15 @@ def test_pip_install_gives_a_working_hopfield_core_with_numpy_only(tmp_path):
         start, end = (float(v) for v in line.split("E:")[1].split("steps")[0].split("->"))
         assert end <= start, line  # the energy fell
         assert line.endswith("overlap with pattern 0 1.000"), line
+
+
+def pyproject_version() -> str:
+    import re
+
+    return re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)[1]
+
+
+def test_the_checkouts_version_is_pyprojects():
+    import hopfield_core
+
+    assert hopfield_core.__version__ == pyproject_version()

@@ -3,12 +3,20 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hopfield_core import ModernHopfield
 from hopfield_core.bound import bound_beta, bound_value, retrieval_radius
-from hopfield_core.metastable import (beta_sweep, kind_ranges, log_grid, nearest_pattern,
-                                      representative_betas, snap)
+from hopfield_core.metastable import (
+    beta_sweep,
+    kind_ranges,
+    log_grid,
+    nearest_pattern,
+    representative_betas,
+    snap,
+)
+from tests.support.oracles import k90_by_counting
 
 
 def unit_rows(rng, N, d):
@@ -39,17 +47,6 @@ def independent_run(X, q, beta, max_steps, tol, gamma):
     e = [math.exp(s - m) for s in scores]
     p = np.array(e) / math.fsum(e)
     return np.array(xi), p, steps
-
-
-def k90_by_counting(p):
-    """Add the largest weights one by one until they reach 90 %."""
-    total, k = 0.0, 0
-    for v in sorted(p, reverse=True):
-        total += v
-        k += 1
-        if total >= 0.9 - 1e-12:
-            return k
-    return k
 
 
 def test_log_grid_has_readable_values_per_decade():

@@ -4,7 +4,8 @@ import math
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hopfield_core import ModernHopfield, fixed_point_kind, k90
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from hopfield_core.numerics import log_mean_exp, logsumexp, logsumexp_softmax, softmax
-from tests.memory_probe import traced
+from tests.support.memory_probe import traced
 
 CORE = Path(__file__).resolve().parents[2] / "hopfield_core"
 

@@ -1,4 +1,4 @@
-"""The frame policy (ui/frame_policy.py): an allowlist of origins, one header.
+"""The frame policy (ui/serving/frame_policy.py): an allowlist of origins, one header.
 
 The header on a real server: tests/test_server_config.py (plain `streamlit run app.py`) and
 tests/deploy/test_supervision.py (through nginx).
@@ -9,7 +9,13 @@ import asyncio
 
 import pytest
 
-from ui.frame_policy import ENV, FrameAncestors, origins_from_env, parse_origins, policy
+from ui.serving.frame_policy import (
+    ENV,
+    FrameAncestors,
+    origins_from_env,
+    parse_origins,
+    policy,
+)
 
 
 def test_origins_are_read_from_text_and_lists_and_deduplicated():

@@ -9,7 +9,6 @@ Logs are copied to artifacts/deploy/.
 """
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
@@ -19,13 +18,17 @@ from pathlib import Path
 import pytest
 
 from deploy.nginx_conf import render_nginx_conf
-from tests.badfiles import encode, photo
-from tests.deploy.launcher import (ARTIFACTS, NGINX, Launcher, needs_nginx, pid_alive,
-                                   port_open)
+from tests.support import chromium
+from tests.support.badfiles import encode, photo
+from tests.support.launcher import (
+    ARTIFACTS,
+    NGINX,
+    Launcher,
+    needs_nginx,
+    pid_alive,
+    port_open,
+)
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ '
                       r'route=(?P<route>\S+) upstream=(?P<upstream>\S*)')
 
@@ -81,13 +84,13 @@ def test_nginx_accepts_the_rendered_config(tmp_path):
 
 @pytest.fixture
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: install it with `apt-get install -y chromium`")
-    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    why = chromium.missing()
+    if why:
+        pytest.skip(why)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = chromium.launch(p)
         yield b
         b.close()
 
@@ -105,7 +108,7 @@ def classroom(browser):
 
 
 def _wait_idle(pg) -> None:
-    from tests.e2e.conftest import wait_idle
+    from tests.support.browser import wait_idle
     wait_idle(pg)
 
 

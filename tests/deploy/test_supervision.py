@@ -18,9 +18,15 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from deploy.supervisor import Backoff, Child
-from tests.deploy.launcher import Launcher, needs_nginx, pid_alive, port_open, websocket_status
-from tests.load.st_client import StClient
-from tests.load.student import png
+from tests.support.launcher import (
+    Launcher,
+    needs_nginx,
+    pid_alive,
+    port_open,
+    websocket_status,
+)
+from tests.support.st_client import StClient
+from tests.support.student import png
 
 OK = ("FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY")
 
@@ -60,6 +66,49 @@ def test_a_child_that_exits_is_started_again_after_its_backoff(tmp_path):
     assert child.restarts == 2
     child.proc.wait(timeout=30)
     assert (tmp_path / "worker.log").read_text().count("ran") == 3
+
+
+LAUNCHER = r"""
+import sys, time
+from pathlib import Path
+from deploy.supervisor import Child
+child = Child("sleeper", [sys.executable, "-c",
+                         "import time; print('started', flush=True); time.sleep(120)"],
+              Path(sys.argv[1]), print)
+print(child.start().pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_child_ends_when_its_launcher_is_killed(tmp_path):
+    """SIGKILL to the launcher (no chance to stop its children): each child gets SIGTERM from
+    the kernel (PR_SET_PDEATHSIG, set in the child by deploy/die_with_parent.py), and it is the
+    command itself, in a session of its own (its pid is the group's)."""
+    import subprocess
+
+    launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(tmp_path / "s.log")],
+                                stdout=subprocess.PIPE, text=True,
+                                cwd=Path(__file__).resolve().parents[2])
+    pid = None
+    try:
+        pid = int(launcher.stdout.readline())
+        log, deadline = tmp_path / "s.log", time.monotonic() + 20
+        while not log.exists() or "started" not in log.read_text():  # the command is running
+            assert time.monotonic() < deadline, "the child never started its command"
+            time.sleep(0.05)
+        assert "time.sleep(120)" in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+        assert os.getpgid(pid) == pid and os.getsid(pid) == pid
+        launcher.kill()
+        launcher.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while pid_alive(pid):
+            assert time.monotonic() < deadline, "the child outlived its launcher"
+            time.sleep(0.05)
+    finally:
+        launcher.kill()
+        launcher.wait(timeout=10)
+        if pid is not None and pid_alive(pid):  # the test failed: end what it started
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_what_a_dead_child_leaves_in_its_group_goes_with_it(tmp_path):

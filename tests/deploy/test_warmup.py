@@ -1,4 +1,4 @@
-"""The deploy's warm-up visits every page of the navigation (ui/page_registry.py).
+"""The deploy's warm-up visits every page of the navigation (ui/pages/__init__.py).
 
 It used to read a stale copy of the page list and skipped the three newest pages. Here the
 launcher's default, then a real server: one session runs every page of the registry, and
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from deploy.classroom import parse_args
 from deploy.warmup import pages_to_warm, warm
-from tests.load.server import Server
-from ui.page_registry import PAGES, url_paths
+from tests.support.server import Server
+from ui.pages import PAGES, url_paths
 
 
 def test_the_default_warm_up_is_every_page_of_the_registry():

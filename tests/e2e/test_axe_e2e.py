@@ -14,8 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.e2e.conftest import shot, wait_idle
-from ui.page_registry import url_paths
+
+from tests.support.browser import shot, wait_idle
+from ui.pages import url_paths
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 AXE_VERSION = "4.14.1"

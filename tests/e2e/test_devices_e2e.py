@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, wait_idle
-from ui.page_registry import url_paths
+
+from tests.support.browser import ARTIFACTS, assert_healthy, goto, wait_idle
+from ui.pages import url_paths
 
 # name: (width, height, presenter mode, screens the control and the figure must lie within)
 DEVICES = {"phone": (390, 844, False, 2), "tablet": (820, 1180, False, 2),
@@ -31,7 +32,7 @@ DEVICES = {"phone": (390, 844, False, 2), "tablet": (820, 1180, False, 2),
 TARGET_PX = 24  # WCAG 2.5.8: the smallest touch target
 ET_SHARE = 0.4  # the ET's input and result, each, of a 1920 px wide projector screen
 
-# per page (ui.page_registry): its main control and its live figure, as CSS selectors in the
+# per page (ui.pages): its main control and its live figure, as CSS selectors in the
 # main area (None: it has none). A control in the page's controls_ box is hidden in presenter
 # mode, so there only a player's Step is asked for (PLAYERS).
 MAIN = {
@@ -39,13 +40,13 @@ MAIN = {
     "classical": (".st-key-classical_step", ".st-key-live_classical_energy"),
     "dense": (".st-key-dense_step", ".st-key-live_dense_energy"),
     "modern": (".st-key-modern_step", ".st-key-live_modern_energy"),
-    "landscape": (".st-key-landscape_qx", ".st-key-ls_world_chart"),
-    "side_by_side": (".st-key-side_by_side_sb_mode", ".st-key-sb_finals"),
-    "attention": (".st-key-attention_at_proj", ".st-key-at_heatmap"),
-    "energy_transformer": (".st-key-et_step", ".st-key-et_pic_frame"),
+    "landscape": (".st-key-landscape_qx", ".st-key-landscape_world_chart"),
+    "side_by_side": (".st-key-side_by_side_mode", ".st-key-side_by_side_finals"),
+    "attention": (".st-key-attention_proj", ".st-key-attention_heatmap"),
+    "energy_transformer": (".st-key-energy_transformer_step", ".st-key-energy_transformer_pic_frame"),
     "capacity_lab": ('[class*="st-key-capacity_"]', '[data-testid="stPlotlyChart"]'),
-    "learning": (".st-key-learning_step", ".st-key-live_eb_plane_view"),
-    "attention_family": ('[class*="st-key-attention_family_"]', ".st-key-ef_weights"),
+    "learning": (".st-key-learning_step", ".st-key-live_learning_plane_view"),
+    "attention_family": ('[class*="st-key-attention_family_"]', ".st-key-attention_family_weights"),
     "transformer_heads": (".st-key-transformer_heads_fixed", ".st-key-transformer_heads_map"),
 }
 PLAYERS = {"classical", "dense", "modern", "energy_transformer", "learning"}
@@ -198,10 +199,10 @@ def test_energy_transformer_pictures_fill_a_wide_projector(browser, server):
     try:
         goto(pg, server, "energy_transformer?presenter=1")
         widths = {}
-        for key in ("et_pic_masked", "et_pic_frame"):
+        for key in ("energy_transformer_pic_masked", "energy_transformer_pic_frame"):
             pg.wait_for_function(DRAWN_JS, arg=f".st-key-{key}", timeout=90_000)
         wait_idle(pg, settle_ms=800)
-        for key in ("et_pic_masked", "et_pic_frame"):
+        for key in ("energy_transformer_pic_masked", "energy_transformer_pic_frame"):
             widths[key] = pg.evaluate(
                 "(k) => document.querySelector('.st-key-' + k + ' img').getBoundingClientRect().width",
                 key)

@@ -1,14 +1,20 @@
 """The Energy Transformer's patches to hide, from the keyboard alone (issue 30): the picture of
-the mask is a grid (ui/grid_editor.py, "flip" mode) with a cursor patch; Tab to it, the arrow
+the mask is a grid (ui/store/grid_editor.py, "flip" mode) with a cursor patch; Tab to it, the arrow
 keys move the cursor, Space hides or shows its patch, and the mouse still clicks one."""
 import re
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 
-from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
-from tests.e2e.test_keyboard_e2e import APPLIED, DEEP_ACTIVE_LABEL
-from ui.energy_transformer.settings import GRID, mask_text
+from tests.support.browser import (
+    APPLIED,
+    DEEP_ACTIVE_LABEL,
+    assert_healthy,
+    goto,
+    shot,
+    wait_idle,
+)
+from ui.pages.energy_transformer.settings import GRID, mask_text
 
 GRID_SEL = '[role="grid"][aria-label^="Patches to hide"]'
 

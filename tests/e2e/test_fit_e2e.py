@@ -1,5 +1,5 @@
 """Every figure fits at a glance, in real Chromium at 1400 x 1000 and 1024 x 768, on every page
-(ui/page_registry.py) and on the classical page's weight matrix (and, at 1024 x 768, on the other
+(ui/pages/__init__.py) and on the classical page's weight matrix (and, at 1024 x 768, on the other
 sections that hold charts or tables):
 
 * no chart, table or image is wider than the column that holds it (bounding boxes of the drawn
@@ -16,9 +16,16 @@ Screenshots: artifacts/e2e/fit_<page>_<width>.png (the first screen).
 from __future__ import annotations
 
 import pytest
-from tests.badfiles import encode, photo
-from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, store_uploader, wait_idle
-from ui.page_registry import url_paths
+
+from tests.support.badfiles import encode, photo
+from tests.support.browser import (
+    ARTIFACTS,
+    assert_healthy,
+    goto,
+    store_uploader,
+    wait_idle,
+)
+from ui.pages import url_paths
 
 SIZES = [(1400, 1000), (1024, 768)]
 PATHS = url_paths() + ["classical?W=1"]

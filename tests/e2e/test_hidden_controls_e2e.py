@@ -3,7 +3,8 @@ controls (the classical page lays its row out with Settings.row; the others rely
 style, which folds an empty column of controls away), and the "Settings for this lesson" line
 is in view, not under the app's header."""
 import pytest
-from tests.e2e.conftest import assert_healthy, goto, shot
+
+from tests.support.browser import assert_healthy, goto, shot
 
 COLUMNS_JS = """() => [...document.querySelectorAll(
     '[data-testid="stMain"] [class*="st-key-controls"] [data-testid="stColumn"]')]

@@ -1,12 +1,19 @@
 """The app from the keyboard alone, in a real browser: Tab to Step and press Enter to the end of
 the run (the focus lands on Reset, not on the page's body), the player's shortcut keys, and a
-pattern drawn with the arrow keys and Space (ui/grid_editor.py), stored and carried by the link."""
+pattern drawn with the arrow keys and Space (ui/store/grid_editor.py), stored and carried by the link."""
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 
 from hopfield_core import drawing
-from tests.e2e.conftest import assert_healthy, goto, shot, wait_idle
+from tests.support.browser import (
+    APPLIED,
+    DEEP_ACTIVE_LABEL,
+    assert_healthy,
+    goto,
+    shot,
+    wait_idle,
+)
 
 # the focused element, inside the grid's shadow root too; the st-key-* class of its box
 ACTIVE_KEY = """() => {
@@ -17,15 +24,6 @@ ACTIVE_KEY = """() => {
   const key = box ? [...box.classList].find((c) => c.startsWith("st-key-")) : null;
   return key || a.getAttribute("aria-label") || a.tagName;
 }"""
-DEEP_ACTIVE_LABEL = """() => {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return [a.getAttribute("role"), a.getAttribute("aria-label")];
-}"""
-# every grid's edits applied by the server (ui/grid_editor.py keeps the rest pending)
-APPLIED = """() => [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')]
-  .map((h) => h.shadowRoot && h.shadowRoot.querySelector('.hf-root'))
-  .every((r) => !r || !r.__hf || r.__hf.pending.length === 0)"""
 STEP_OFF = "() => document.querySelector('.st-key-classical_step button').disabled"
 
 
@@ -96,7 +94,7 @@ def test_enter_on_step_to_the_end_leaves_the_focus_on_reset(page, server):
     wait_idle(page)
     assert "step 0 of" in step_text(page)
     assert active(page) == "st-key-classical_reset"
-    # the Tab order the Keyboard help gives (ui/keyboard.py TAB_ORDER)
+    # the Tab order the Keyboard help gives (ui/player/keyboard.py TAB_ORDER)
     for key in ["step", "run_all", "play", "keys_help", "scrub"]:
         page.keyboard.press("Tab")
         assert active(page) == f"st-key-classical_{key}"

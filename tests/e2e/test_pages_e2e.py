@@ -2,10 +2,18 @@
 import re
 
 import pytest
-from tests.e2e.conftest import assert_healthy, goto, player_button, player_name, shot, store_uploader, wait_idle
 
 from hopfield_core.et.checkpoint import shipped_config
-from tests.badfiles import encode, photo
+from tests.support.badfiles import encode, photo
+from tests.support.browser import (
+    assert_healthy,
+    goto,
+    player_button,
+    player_name,
+    shot,
+    store_uploader,
+    wait_idle,
+)
 
 
 def sidebar_store_count(pg) -> str:
@@ -89,7 +97,7 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
     page.wait_for_function("() => document.body.innerText.includes('Click a patch to hide or show it')")
     wait_idle(page)
     before = re.search(r"Hidden: (\d+) of 64", page.inner_text("body")).group(1)
-    grid = page.locator('[role="grid"][aria-label^="Patches to hide"]')  # ui/grid_editor.py
+    grid = page.locator('[role="grid"][aria-label^="Patches to hide"]')  # ui/store/grid_editor.py
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 20, box["y"] + 20)  # the top-left patch
     page.wait_for_function(f"() => !document.body.innerText.includes('Hidden: {before} of 64')",
@@ -128,7 +136,7 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
     measures, then both curves, the CSV button, and a PNG from the chart's camera button."""
     goto(page, server, "capacity_lab")  # charts drawn once: Plotly's script is loaded and cached
     page.wait_for_selector('[data-testid="stPlotlyChart"] svg', timeout=60_000)
-    from ui.capacity_lab import cost
+    from ui.pages.capacity_lab import cost
     ns = cost.counts(50, 3000, 8, log=True)
     assert cost.INSTANT_SECONDS < cost.curves_seconds(["dense"], 100, ns, 30) < cost.MAX_SECONDS
     goto(page, server, "capacity_lab?v_sync=0&v_async=0&v_dense=1&d=100&n_lo=50&n_hi=3000"

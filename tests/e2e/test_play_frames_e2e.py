@@ -3,7 +3,7 @@ player plays, show every chart and picture drawn.
 
 Streamlit draws a changed Plotly figure as a new chart from nothing, and a changed picture
 from a file fetched after the page's message; on a busy browser both left an empty box for
-part of a second (ui/live_charts.py). The frames come from Chromium's screencast (what it
+part of a second (ui/player/live_charts.py). The frames come from Chromium's screencast (what it
 actually painted, at the moments it painted); each chart's box is cut out of each frame and
 its ink (pixels that are not the white background) counted: a box with almost none is blank.
 """
@@ -14,7 +14,14 @@ import time
 
 import numpy as np
 import pytest
-from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, player_button, wait_idle
+
+from tests.support.browser import (
+    ARTIFACTS,
+    assert_healthy,
+    goto,
+    player_button,
+    wait_idle,
+)
 
 FRAMES = 12         # painted frames sampled during Play, at least
 ADVANCE = 3         # ... over which the player moves on by at least this many steps

@@ -23,10 +23,11 @@ import json
 import time
 
 import pytest
-from tests.e2e.conftest import ARTIFACTS, assert_healthy, goto, shot, wait_idle
-from ui.page_registry import url_paths
 
-PAGES = url_paths()  # every page of the navigation ("" is Home): ui/page_registry.py
+from tests.support.browser import ARTIFACTS, assert_healthy, goto, shot, wait_idle
+from ui.pages import url_paths
+
+PAGES = url_paths()  # every page of the navigation ("" is Home): ui/pages/__init__.py
 VIEWPORTS = [(1024, 768), (1920, 1080)]
 MODES = ["plain", "presenter"]
 PROJECTOR = (1024, 768)

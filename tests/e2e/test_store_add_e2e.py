@@ -7,9 +7,9 @@ aims it, and must store the presets at once."""
 import re
 
 import pytest
-from tests.e2e.conftest import assert_healthy, shot, wait_idle
 
-from ui.page_registry import PAGES
+from tests.support.browser import assert_healthy, shot, wait_idle
+from ui.pages import PAGES
 
 NO_STORE = {"home", "energy_transformer", "capacity_lab", "transformer_heads"}  # tests/app/test_sidebar.py
 VIEW = {"landscape": "?view=plane", "learning": "?view=images"}  # the sections with the store

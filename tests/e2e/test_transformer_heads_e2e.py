@@ -3,7 +3,7 @@ picks a layer and a head, and plays that head's Hopfield update to its fixed poi
 follows, and the words stay text."""
 import re
 
-from tests.e2e.conftest import assert_healthy, goto, player_button, wait_idle
+from tests.support.browser import assert_healthy, goto, player_button, wait_idle
 
 SENTENCE = "Paris is the capital of France, and <b>Berlin</b> is the capital of Germany."
 

@@ -5,9 +5,9 @@ name or in a link value is no live link (Streamlit's markdown is GitHub-flavoure
 `www.` and `http://` text by itself)."""
 from urllib.parse import quote
 
-from tests.e2e.conftest import assert_healthy, goto, shot, store_uploader, wait_idle
-from tests.badfiles import encode, photo
-from ui.text import WORD_JOINER
+from tests.support.badfiles import encode, photo
+from tests.support.browser import assert_healthy, goto, shot, store_uploader, wait_idle
+from ui.serving.text import WORD_JOINER
 
 SVG = (b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
        b'<rect width="10" height="10"/></svg>')

@@ -2,7 +2,7 @@
 user's making becomes a live link, an image or an element."""
 from urllib.parse import quote
 
-from tests.e2e.conftest import assert_healthy, goto, shot, store_uploader
+from tests.support.browser import assert_healthy, goto, shot, store_uploader
 
 PHISH = "[click](http://127.0.0.1:9/phish)"
 PIXEL = "![b](http://127.0.0.1:9/pixel.png)"

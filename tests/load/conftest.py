@@ -1,7 +1,7 @@
-"""Fixtures of the load tests: a fresh `streamlit run app.py` per test (tests/load/server.py)."""
+"""Fixtures of the load tests: a fresh `streamlit run app.py` per test (tests/support/server.py)."""
 import pytest
 
-from tests.load.server import Server
+from tests.support.server import Server
 
 
 @pytest.fixture

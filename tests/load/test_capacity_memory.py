@@ -1,11 +1,11 @@
 """The capacity lab's memory on the real server (`streamlit run app.py` from the repository),
-driven by the protocol client (tests/load/st_client.py).
+driven by the protocol client (tests/support/st_client.py).
 
 The issue's heaviest curves link, the modern network at d = 1000 with N up to 3000
 (/capacity_lab?view=curves&v_modern=1&d=1000&n_lo=1&n_hi=3000&points=2&trials=20&beta=1,
 which runs on opening) cost about 0.9 GB a session, and 4.5 GB more with trials=100 and Run,
 because every trial's patterns were made at once in float64. Now the core makes them a chunk
-at a time within ui.budget.RUN_BYTES. Five sessions open that link with trials=100, each with
+at a time within ui.serving.budget.RUN_BYTES. Five sessions open that link with trials=100, each with
 its own seed (so that no run is shared or cached), and press Run together; the server's
 resident memory, sampled every 0.1 s (and its high-water mark), rises by less than 1 GB in
 all, and every session draws its curves.
@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import threading
 
-
-from tests.load.memory import sessions_at_once
-from tests.load.server import tracebacks
-from tests.load.st_client import StClient
+from tests.support.load_memory import sessions_at_once
+from tests.support.server import tracebacks
+from tests.support.st_client import StClient
 
 SESSIONS = 5
 LINK = ("view=curves&v_sync=0&v_async=0&v_dense=0&v_exp=0&v_modern=1&d=1000&n_lo=1&n_hi=3000"
@@ -31,11 +30,11 @@ def _session(url: str, seed: int, barrier: threading.Barrier, problems: list) ->
     try:
         c.connect()
         run = c.open("capacity_lab", f"{LINK}&seed={seed}")
-        if run.status not in OK or run.errors or not c.has("cap_run_curve"):
+        if run.status not in OK or run.errors or not c.has("capacity_lab_run_curve"):
             problems.append(f"open: {run.status} {run.errors} {c.button_labels()}")
             return
         barrier.wait(timeout=60)
-        run = c.click("cap_run_curve")  # computes, or waits its turn, then computes
+        run = c.click("capacity_lab_run_curve")  # computes, or waits its turn, then computes
         if run.status not in OK:
             problems.append(f"run: {run.status}")
         problems.extend(f"run: {e}" for e in run.errors)

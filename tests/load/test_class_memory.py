@@ -1,7 +1,7 @@
-"""The real server's memory under a class: it stays within the plan's 2 GB (ui/memory_plan.py).
+"""The real server's memory under a class: it stays within the plan's 2 GB (ui/serving/memory_plan.py).
 
 `streamlit run app.py` from the repository, driven by the protocol client
-(tests/load/st_client.py). Ten sessions open the modern page at the largest size a link can
+(tests/support/st_client.py). Ten sessions open the modern page at the largest size a link can
 ask for (32 x 32 in colour, d = 3072, a store of 40 patterns, gamma 0.01 and 2000 steps: runs
 of hundreds of steps, up to 1516, 36 MB of trajectory), each with its own beta and query seed
 so that no run, picture, sweep or figure is shared, all at once; then each steps three times.
@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import threading
 
-
-from tests.load.memory import sessions_at_once
-from tests.load.server import tracebacks
-from tests.load.st_client import StClient
-from ui import memory_plan
-from ui.modern.settings import BETAS
+from tests.support.load_memory import sessions_at_once
+from tests.support.server import tracebacks
+from tests.support.st_client import StClient
+from ui.pages.modern.settings import BETAS
+from ui.serving import memory_plan
 
 SESSIONS = 10
 STEPS = 3

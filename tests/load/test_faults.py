@@ -1,5 +1,5 @@
 """Faults a classroom meets, against the real server (`streamlit run app.py` from the repo,
-so its .streamlit/config.toml applies), driven by the protocol client (tests/load/st_client.py).
+so its .streamlit/config.toml applies), driven by the protocol client (tests/support/st_client.py).
 
 a) a tab closed mid-run: the socket goes away before the run's script_finished; the
    server stays healthy, the next student is served, and nothing is logged as a traceback;
@@ -20,9 +20,9 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from tests.load.server import Server, tracebacks
-from tests.load.st_client import StClient
-from tests.load.student import png
+from tests.support.server import Server, tracebacks
+from tests.support.st_client import StClient
+from tests.support.student import png
 
 OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 HEAVY_LINK = "size=32&colour=1&T=1.0"  # d = 3072 at temperature 1: a run up to the CPU budget

@@ -1,5 +1,5 @@
-"""The fair gate of heavy runs (ui/run_queue.py) on a real server with one slot
-(HOPFIELD_HEAVY_SLOTS=1), driven by the protocol client (tests/load/st_client.py): each
+"""The fair gate of heavy runs (ui/serving/run_queue.py) on a real server with one slot
+(HOPFIELD_HEAVY_SLOTS=1), driven by the protocol client (tests/support/st_client.py): each
 session presses Run on a capacity-lab curve that is costly enough to need the Run button.
 
 a) two sessions press Run together: the second is told that one run is ahead of it, and
@@ -21,10 +21,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.load.server import Server, tracebacks
-from tests.app.test_capacity_lab_page import COSTLY_NS, costly
-from tests.load.st_client import FINISHED, StClient
-from ui.run_queue_view import about
+from tests.support.capacity_runs import COSTLY_NS, costly
+from tests.support.server import Server, tracebacks
+from tests.support.st_client import FINISHED, StClient
+from ui.serving.run_queue_view import about
 
 PAGE = "capacity_lab"
 TICK = re.compile(r"\((\d+) of (\d+)\)$")
@@ -48,7 +48,7 @@ class Session:
         self.c.connect()
         query, self.estimate = costly(seed, seconds)
         run = self.c.open(PAGE, urlencode(query))
-        assert not run.errors and self.c.has("cap_run_curve"), (run, self.c.button_labels())
+        assert not run.errors and self.c.has("capacity_lab_run_curve"), (run, self.c.button_labels())
         self.shown: list[tuple[float, str, str]] = []  # (time, element kind, text)
         self.pending: dict = {}                         # the running script's elements
 
@@ -107,9 +107,9 @@ class Session:
 def test_the_second_run_waits_for_the_first(server):
     a, b = Session(server.url, 11), Session(server.url, 12)
     try:
-        a.press("cap_run_curve")
+        a.press("capacity_lab_run_curve")
         a.read_until(TICK.pattern)  # a computes
-        b.press("cap_run_curve")
+        b.press("capacity_lab_run_curve")
         assert b.read_until("ahead of yours") == (
             f"1 run ahead of yours; yours starts when it finishes ({about(a.estimate)} of "
             "computing on a quiet server).")
@@ -135,18 +135,18 @@ def test_cancel_frees_the_place_and_the_slot(server):
     a = Session(server.url, 21, seconds=7.5)  # the longer run: cancelled well before its end
     b, c = Session(server.url, 22), Session(server.url, 23)
     try:
-        a.press("cap_run_curve")
+        a.press("capacity_lab_run_curve")
         a.read_until(TICK.pattern)
-        b.press("cap_run_curve")
+        b.press("capacity_lab_run_curve")
         assert b.read_until("ahead of yours").startswith("1 run ahead of yours")
-        c.press("cap_run_curve")
+        c.press("capacity_lab_run_curve")
         assert c.read_until("ahead of yours").startswith("2 runs ahead of yours")
 
         b.read_until("^Cancel$")  # the Cancel button, while it waits
         b.press("cancel_curve")
         assert b.finish() == "FINISHED_SUCCESSFULLY" and b.charts() == 0
         assert "Cancelled: nothing was drawn. Press Run to start this curve again." in b.c.texts()
-        assert b.c.has("cap_run_curve")
+        assert b.c.has("capacity_lab_run_curve")
         c.read_until("^1 run ahead of yours")  # it moved up
 
         pressed = time.monotonic()
@@ -169,9 +169,9 @@ def test_the_same_run_asked_twice_is_computed_once(server):
     copy of it, and draws its result without computing a point."""
     a, b = Session(server.url, 31), Session(server.url, 31)
     try:
-        a.press("cap_run_curve")
+        a.press("capacity_lab_run_curve")
         a.read_until(TICK.pattern)
-        b.press("cap_run_curve")
+        b.press("capacity_lab_run_curve")
         assert b.read_until("same run").startswith(
             "Another session is computing this same run (the same settings) right now")
         assert a.finish() == "FINISHED_SUCCESSFULLY" and b.finish() == "FINISHED_SUCCESSFULLY"

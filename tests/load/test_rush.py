@@ -2,10 +2,10 @@
 
 Regression test for "partially initialized module 'pandas' has no attribute ...": when 30
 sessions' script threads made the process's first imports of pandas / plotly / torch
-together, one of them could get a half-initialised module (ui.boot.warm() now runs under
+together, one of them could get a half-initialised module (ui.serving.boot.warm() now runs under
 one process-wide lock, at the server's start-up). Here `streamlit run app.py` starts from
 the repository (its .streamlit/config.toml applies); as soon as /_stcore/health answers,
-30 protocol clients (tests/load/st_client.py) connect, wait at a barrier, and all send
+30 protocol clients (tests/support/st_client.py) connect, wait at a barrier, and all send
 their first rerun together, each opening one of the pages that import the heavy modules;
 then each clicks Step once where the page has a player. No exception element, no st.error,
 no closed socket, no time-out: every run must finish.
@@ -16,13 +16,13 @@ import threading
 
 import pytest
 
-from tests.load.server import Server, tracebacks
-from tests.load.st_client import StClient
+from tests.support.server import Server, tracebacks
+from tests.support.st_client import StClient
 
 SESSIONS = 30
 # page url name -> the key of its Step button (None: the page has no player)
 PAGES = {"classical": "classical_step", "dense": "dense_step", "modern": "modern_step",
-         "attention": None, "energy_transformer": "et_step"}
+         "attention": None, "energy_transformer": "energy_transformer_step"}
 OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 
 
@@ -80,7 +80,7 @@ def test_thirty_sessions_at_once_on_a_cold_server(cold_server):
 def test_a_started_servers_warm_up_stays_quiet(cold_server):
     """The start-up warm-up imports the pages outside any script run: its harmless "missing
     ScriptRunContext" warnings stay out of the teacher's terminal. (The click grids of the ET
-    mask and the pattern editor, ui/grid_editor.py, are st.components.v2 components: their
+    mask and the pattern editor, ui/store/grid_editor.py, are st.components.v2 components: their
     code travels with the page, so one declared at the warm-up needs no registration with the
     server; tests/e2e/test_et_mask_keyboard_e2e.py uses one on a server warmed at start.)"""
     assert "missing ScriptRunContext" not in cold_server.log()

@@ -10,10 +10,9 @@ import re
 
 import pytest
 
-from tests.load.server import Server
-from tests.load.st_client import Closed, StClient, StError
-from tests.load.student import png
-
+from tests.support.server import Server
+from tests.support.st_client import Closed, StClient, StError
+from tests.support.student import png
 
 
 @pytest.fixture(scope="module")
@@ -102,9 +101,9 @@ def test_the_ramp_report_reads_memory_after_the_kept_sessions_are_reaped(server)
     """benchmarks/load_classroom.py: past Streamlit's 120 s session TTL one visitor comes and
     goes (its disconnect makes Streamlit drop the expired sessions), and the report prints
     that reading after the timed ones."""
-    from benchmarks.load_classroom import SESSION_TTL_S, after_rows, reap
-
     from streamlit import config
+
+    from benchmarks.load_classroom import SESSION_TTL_S, after_rows, reap
 
     assert SESSION_TTL_S == config.get_option("server.disconnectedSessionTTL")
     reap(server)  # opens the home page and leaves, without an error

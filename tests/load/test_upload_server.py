@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.load.server import Server, tracebacks
-from tests.load.st_client import StClient
-from tests.load.student import png
-from ui import uploads
+from tests.support.server import Server, tracebacks
+from tests.support.st_client import StClient
+from tests.support.student import png
+from ui.store import uploads
 
 OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 SVG = (b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
@@ -86,7 +86,7 @@ def test_an_svg_past_the_browsers_filter_is_explained_on_every_uploader(servers)
         assert run.status in OK and not c.exceptions(), run
         c.switch_page("energy_transformer")
         c.set_value("energy_transformer_src", "upload")
-        run = c.upload("et_upload", "drawing.svg", SVG, "image/svg+xml")
+        run = c.upload("energy_transformer_upload", "drawing.svg", SVG, "image/svg+xml")
         assert any(e.startswith(SVG_SAID) for e in run.errors) and not c.exceptions(), run
     finally:
         c.close()

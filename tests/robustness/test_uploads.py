@@ -2,8 +2,8 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, TIMEOUT
-from tests.badfiles import BAD, bad_uploads, encode, photo
+from tests.support.apptest import APP, TIMEOUT
+from tests.support.badfiles import BAD, bad_uploads, encode, photo
 
 
 def store_header(at) -> str:
@@ -72,7 +72,7 @@ def test_a_bad_query_upload_keeps_the_stored_query(at):
 
 
 def test_a_mangled_link_falls_back_to_defaults():
-    from tests.app.conftest import open_app
+    from tests.support.apptest import open_app
     at = open_app("classical", query={"size": "47", "q_corruption": "smudge", "q_amount": "7",
                                       "q_seed": "-3", "binarize": "maybe", "presets": "letters/A,nope/x,,",
                                       "mode": "sideways", "T": "hot", "colour": "1"})
@@ -102,5 +102,5 @@ def test_a_file_of_another_kind_is_explained_on_every_uploader(at, name, data, s
     assert store_header(at) == "Pattern store (3/40)"
     at.switch_page("app_pages/energy_transformer.py").run()
     at.radio(key="energy_transformer_src").set_value("upload").run()
-    at.file_uploader(key="et_upload").set_value((name, data, "image/x")).run()
+    at.file_uploader(key="energy_transformer_upload").set_value((name, data, "image/x")).run()
     assert not at.exception and any(said in e.value for e in at.error)

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, TIMEOUT, open_app
-from tests.badfiles import encode, photo
-from ui.text import WORD_JOINER, escaped, quoted, safe_name, unlinked
+from tests.support.apptest import APP, TIMEOUT, open_app
+from tests.support.badfiles import encode, photo
+from ui.serving.text import WORD_JOINER, escaped, quoted, safe_name, unlinked
 
 HOSTILE = ["[click](http://127.0.0.1:9/phish)", "![b](http://127.0.0.1:9/pixel.png)",
            "<img src=x onerror=alert(1)>"]
@@ -179,7 +179,7 @@ def test_hostile_file_names_of_bad_uploads_are_plain_text(classical, value):
     assert len(about(at, value)) == 2
     at.switch_page("app_pages/energy_transformer.py").run()
     at.radio(key="energy_transformer_src").set_value("upload").run()
-    at.file_uploader(key="et_upload").set_value((value + ".png", b"GIF89a", "image/png")).run()
+    at.file_uploader(key="energy_transformer_upload").set_value((value + ".png", b"GIF89a", "image/png")).run()
     assert about(at, value)
     assert not at.exception
 

@@ -1,0 +1,184 @@
+"""The Energy Transformer page's look inside the model at the step shown: where one patch looks
+in each attention head, and which Hopfield memories the image draws on
+(hopfield_core.et.inspect). Part of the player's frame, so it follows Step and Play."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core.et.inspect import (
+    attention,
+    inspect_bytes,
+    memory_patches,
+    memory_use,
+    montage,
+    roughness,
+    top_memories,
+)
+from hopfield_core.et.masks import show_masked
+from hopfield_core.modern import fixed_point_kind, k90
+from ui.charts.chart_numbers import show_columns
+from ui.charts.pictures import image_png
+from ui.player.live_charts import live, live_image
+from ui.player.play import playing
+from ui.serving import memory_gate
+from ui.store.grid_editor import cell_grid, new_edits
+
+from . import figures as et_figures
+from .settings import GRID, PATCH, SETTINGS
+
+PAGE = "energy_transformer"  # the page's player (sections.PAGE)
+QUERY_GRID = "energy_transformer_query_grid"  # the picture to click a patch on (ui/store/grid_editor.py)
+QUERY_WORDS = ("the patch looked from", "hidden", "shown")
+PICK_PX = 240  # the picture's width
+OUTLINE = (0.83, 0.08, 0.35)  # the chosen patch's frame, the charts' red
+TOP = 24  # memories drawn
+COLUMNS = 8
+KINDS = {"single": "retrieves one patch", "metastable": "averages over a subset (metastable)",
+         "global": "averages over nearly all (global)"}  # hopfield_core.modern.fixed_point_kind
+
+
+def place(q: int) -> str:
+    """Patch q (row by row from 0) as the grid names it: rows and columns counted from 1."""
+    r, c = divmod(int(q), GRID)
+    return f"row {r + 1}, column {c + 1}"
+
+
+def apply_query_edits() -> None:
+    """The patch clicked (or chosen from the keyboard) on the picture since the last run. The
+    picture is drawn in the player's fragment, whose reruns leave the address bar alone: a new
+    choice reruns the whole page, so that the link carries it."""
+    edits = new_edits(QUERY_GRID, GRID)
+    if edits:
+        r, c, _, _ = edits[-1]
+        SETTINGS.assign("query", r * GRID + c)
+        st.rerun(scope="app")
+
+
+def outlined(picture: np.ndarray, q: int, scale: int) -> np.ndarray:
+    """The picture (H, W, 3) enlarged `scale` times, patch q framed in OUTLINE."""
+    big = np.repeat(np.repeat(np.asarray(picture, dtype=np.float64), scale, 0), scale, 1)
+    r, c = divmod(int(q), GRID)
+    s, w = PATCH * scale, max(2, scale // 2)
+    y, x = r * s, c * s
+    for sl in ((slice(y, y + w), slice(x, x + s)), (slice(y + s - w, y + s), slice(x, x + s)),
+               (slice(y, y + s), slice(x, x + w)), (slice(y, y + s), slice(x + s - w, x + s))):
+        big[sl] = OUTLINE
+    return big
+
+
+def picker(image: np.ndarray, mask: np.ndarray, q: int) -> None:
+    cells = np.where(mask, 0.5, 1.0)
+    cells.flat[q] = 0.0
+    scale = max(1, PICK_PX // image.shape[0])
+    st.markdown("**Click a patch to look from**")
+    cell_grid(QUERY_GRID, cells, "flip", f"Patch to look from, {GRID} by {GRID}: {place(q)}",
+              picture=image_png(outlined(show_masked(image, mask, PATCH), q, scale), PICK_PX),
+              words=QUERY_WORDS, cell_px=PICK_PX // GRID)
+    st.caption("Keyboard: Tab to the picture, the arrow keys move the cursor, Space or Enter "
+               "chooses its patch.")
+
+
+def head_words(a: np.ndarray, mask: np.ndarray, q: int, self_out: bool) -> list[str]:
+    """One sentence a head: how many patches hold 90 % of its weight (k90, the modern page's
+    kinds), where its largest weight sits, and its share on the shown patches. a: (H, N)."""
+    shown = ~np.asarray(mask, dtype=bool).ravel()
+    out = []
+    for h, w in enumerate(a):
+        keys = np.delete(w, q) if self_out else w
+        k, kind = k90(keys), fixed_point_kind(keys)
+        top = int(np.argmax(w))
+        where = "shown" if shown[top] else "hidden"
+        out.append(f"Head {h + 1} {KINDS[kind]}: 90 % of its weight on {k} of {len(keys)} "
+                   f"patches, the most ({100 * w[top]:.0f} %) on {place(top)} ({where}), "
+                   f"{100 * w[shown].sum():.0f} % on the shown patches.")
+    return out
+
+
+def attention_part(model, tokens: np.ndarray, mask: np.ndarray, image: np.ndarray, t: int) -> None:
+    apply_query_edits()
+    q = int(SETTINGS["query"])
+    left, right = st.columns([1, 3], gap="medium")
+    with left:
+        picker(image, mask, q)
+    with memory_gate.reserve(inspect_bytes(model.cfg, 1)):  # ui/serving/memory_gate.py
+        a = attention(model.model, tokens[[t]], q)[0]  # (H, N)
+    live(right, et_figures.attention(a, mask, q, t), "energy_transformer_attention", PAGE)
+    right.caption("Colour: the share of the head's attention on each patch, in per cent. Dots "
+                  "mark the hidden patches; the red square is the patch looked from.")
+    status = "hidden" if mask.flat[q] else (
+        "shown, so its token does not move" if model.cfg.clamp_visible else "shown")
+    st.markdown(f"**Patch {place(q)}** ({status}), at step {t}:\n\n" + "\n".join(
+        f"- {s}" for s in head_words(a, mask, q, not model.cfg.attend_to_self)))
+    show_columns(st, {
+        "patch": [place(b) for b in range(a.shape[1])],
+        "hidden": [bool(v) for v in mask.ravel()],
+        **{f"head {h + 1} weight (%)": np.round(100 * a[h], 2) for h in range(a.shape[0])}},
+        "energy_transformer_attention_numbers", title=f"Attention of patch {place(q)} at step {t}")
+
+
+def memory_part(model, tokens: np.ndarray, image: np.ndarray, t: int) -> None:
+    cfg = model.cfg
+    with memory_gate.reserve(inspect_bytes(cfg, 1)):  # ui/serving/memory_gate.py
+        use = memory_use(model.model, tokens[[t]])[0]  # (K,)
+    order, shares = top_memories(use, TOP)
+    half = int(np.searchsorted(np.cumsum(np.sort(use)[::-1]), use.sum() / 2) + 1)
+    st.markdown(f"**The {TOP} memories this image uses most at step {t}**, of {cfg.memories}, "
+                "each drawn as a patch by the model's decoder, the most used first")
+    tiles = montage(memory_patches(model.model, order), COLUMNS)
+    scale = max(1, 640 // tiles.shape[1])
+    live_image(st.container(key="energy_transformer_memories"), image_png(tiles, tiles.shape[1] * scale),
+               alt=f"The {TOP} most used of the model's {cfg.memories} memories, each a "
+                   f"{cfg.patch_size} by {cfg.patch_size} pixel patch, in rows of {COLUMNS}.",
+               width="content")
+    st.caption(memory_words(shares, half, len(tokens[t]), roughness(memory_patches(model.model, order)),
+                            roughness(patches_of(image))))
+    show_columns(st, {
+        "rank": np.arange(1, len(order) + 1), "memory": order,
+        "share of the Hopfield energy (%)": np.round(100 * shares, 2)},
+        "energy_transformer_memory_numbers", title=f"The most used memories at step {t}")
+
+
+def patches_of(image: np.ndarray) -> np.ndarray:
+    """The image's patches (N, p, p, 3), row by row."""
+    G = image.shape[0] // PATCH
+    return np.asarray(image).reshape(G, PATCH, G, PATCH, -1).swapaxes(1, 2).reshape(-1, PATCH, PATCH, image.shape[-1])
+
+
+def memory_words(shares: np.ndarray, half: int, tokens: int, rough_memories: float,
+                 rough_photo: float) -> str:
+    """What the use of the memories and their pictures say, measured (shares: the most used
+    memories' shares, most first; half: how many make half the use; the roughness of the drawn
+    memories and of the photo's own patches, inspect.roughness)."""
+    spread = (f"The most used holds {100 * shares[0]:.1f} % of it, these {len(shares)} together "
+              f"{100 * shares.sum():.0f} %, and it takes {half} memories to make half")
+    spread += (": no one memory is recalled, many each add a little." if shares[0] < 0.1 else ".")
+    look = (f"Neighbouring pixels of a drawn memory differ by {rough_memories:.2f} on average, "
+            f"those of this photo's patches by {rough_photo:.2f}")
+    look += (": the memories are far rougher than pieces of photos, features that add up rather "
+             "than patches to copy." if rough_memories > 2 * rough_photo else ".")
+    return (f"A memory's use is its part of the Hopfield energy, ½ Σ_B relu(ξ·g_B)² over the "
+            f"{tokens} tokens: the parts add up to −E_HN. {spread} (E_HN is a rectified form of the "
+            f"quadratic energy of Hopfield's 1982 network, not a softmax: many memories add up, "
+            f"none has to win.) {look}")
+
+
+def section(run, model, c, t: int) -> None:
+    """Where the chosen patch looks, and the memories used, at step t (run: sections.Run).
+    While Play runs it waits (a sentence says so): it sits below the pictures and the curves
+    that Play animates, and every frame it skips is work the server and the browser are spared
+    for the class; it shows the step Play stops on, and every step Step or the scrub shows."""
+    if playing(PAGE):
+        st.header("Inside the model")
+        st.caption("Playing: the look inside the model shows the step Play stops on. Step and "
+                   "the scrub show it at any step.")
+        return
+    st.header(f"Inside the model at step {t}")
+    st.markdown(
+        "Each step every hidden token moves along the pull of two energies. The attention "
+        "energy scores every pair of patches in each head; for one patch as the query, its "
+        "scores over the others become softmax weights, drawn below: the weights with which "
+        "its move takes from them (it is also a key for the others). The Hopfield energy pulls "
+        "each token towards the stored memories it already leans to.")
+    attention_part(model, run.out.tokens, c.mask, c.image, t)
+    memory_part(model, run.out.tokens, c.image, t)

@@ -1,0 +1,229 @@
+"""The learning page's parts: the points in the plane (data, training run, player, figures)
+and the user's images. app_pages/learning.py lays them out."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core import ebm, images
+from ui.charts import charts, pictures
+from ui.player import play
+from ui.player.live_charts import live, slot_keys
+from ui.serving.text import escaped
+from ui.settings.modes import presenter
+from ui.store import patterns, store
+
+from . import cache, figures
+from .settings import FRAMES, LIMIT, MAX_MY_POINTS, SETTINGS
+
+PAGE = "learning"
+PLANE = "learning_plane_chart"  # the plane on which clicks add my points
+SAMPLES = 200  # draws shown at least (as many as the training points when there are more)
+PRESENTER_PLANE = 270  # px before ui.charts.charts' presenter copy (x 1.2): beside the player, the
+# plane fits under presenter mode's header, title and section switcher on a 768 px screen
+
+
+@dataclass(frozen=True)
+class PlaneControls:
+    """The plane's controls: the values in use (a link may hide some)."""
+
+    name: str        # the data: a preset's name, or "mine" (points clicked on the plane)
+    n: int           # training points
+    N: int           # stored patterns
+    seed: int
+    beta: float
+    lr: float        # Adam's step size
+    per_frame: int   # Adam steps a frame
+    kind: str        # the contour: what the plane shows
+
+
+def plane_controls() -> PlaneControls:
+    with st.container(key="controls_learning_pair_row"):  # two a row on a phone, not one
+        c1, c2, c3, c4 = st.columns(4)
+        name = SETTINGS.show("data", c1)
+        n = SETTINGS.show("n", c2, disabled=name == "mine")
+        N = SETTINGS.show("N", c3)
+        seed = SETTINGS.show("seed", c4)
+        c1, c2, c3, c4 = st.columns(4)
+        beta = SETTINGS.show("beta", c1)
+        lr = SETTINGS.show("lr", c2)
+        per_frame = SETTINGS.show("per_frame", c3)
+        kind = SETTINGS.show("contour", c4)
+    return PlaneControls(name, int(n), int(N), int(seed), float(beta), float(lr), int(per_frame),
+                         kind)
+
+
+def _picked(event) -> tuple[float, float] | None:
+    """The square a chart's selection event picked, rounded to 2 decimals (None: none)."""
+    try:
+        picked = event["selection"]["points"][0]
+        return round(float(picked["x"]), 2), round(float(picked["y"]), 2)
+    except (KeyError, TypeError, IndexError, ValueError):
+        return None
+
+
+def apply_click() -> bool:
+    """A square picked on the chart (last run) becomes one more of my points, once per pick.
+    While playing the chart has two places (ui.player.live_charts): a pick on either counts.
+    True when a point was added."""
+    applied = st.session_state.setdefault("_eb_clicks_applied", {})
+    for key in slot_keys(PLANE):
+        xy = _picked(st.session_state.get(key))
+        if xy is not None and xy != applied.get(key):
+            applied[key] = xy
+            return _add_point(xy)
+    return False
+
+
+def _add_point(xy: tuple[float, float]) -> bool:
+    pts = tuple(SETTINGS["pts"])
+    if len(pts) < MAX_MY_POINTS and max(abs(xy[0]), abs(xy[1])) <= LIMIT:
+        SETTINGS.assign("pts", pts + (xy,))
+        return True
+    return False
+
+
+def my_points_bar(c: PlaneControls) -> None:
+    if c.name != "mine":
+        return
+    pts = SETTINGS["pts"]
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.markdown(f"**{len(pts)} of at most {MAX_MY_POINTS} points.** Click the faint squares "
+                 "on the chart to add points.", width="content")
+    if row.button("Remove the last point", key="learning_undo", disabled=not pts):
+        SETTINGS.assign("pts", tuple(pts[:-1]))
+        st.rerun()
+    if row.button("Clear my points", key="learning_clear", disabled=not pts):
+        SETTINGS.assign("pts", ())
+        st.rerun()
+
+
+def plane_section() -> None:
+    c = plane_controls()
+    if c.name == "mine":
+        apply_click()
+    my_points_bar(c)
+    pts = tuple(SETTINGS["pts"]) if c.name == "mine" else ()
+    note = cache.plane_note(len(pts) if c.name == "mine" else c.n, c.N, c.per_frame)
+    if note:
+        st.warning(note, icon=":material/memory:")
+        return
+    try:
+        run = cache.plane_run(c.name, c.n, c.seed, pts, c.N, c.beta, c.lr,
+                              c.per_frame)
+    except ValueError as e:
+        st.warning(escaped(e) + (" Click the chart to add points." if c.name == "mine"
+                                 else ""))
+        run = None
+    if run is None:
+        if c.name == "mine":  # the points so far, to click more into
+            charts.plot(st, figures.plane(None, 0, None, c.kind,
+                                          np.array(pts, dtype=float).reshape(-1, 2),
+                                          np.zeros((0, 2)), True, "Click to add points"),
+                        key=PLANE, on_select="rerun", selection_mode="points")
+        return
+    run_key = f"{c}|{len(pts)}|{hash(pts)}"
+
+    def body():
+        if c.name == "mine" and apply_click():  # a click reran only this fragment
+            st.rerun(scope="app")
+        if presenter():  # the player beside the plane: both on a 768 px projector's first
+            # screen, the curves below them
+            left, right = st.columns([3, 2], gap="medium", vertical_alignment="top")
+            heading = right.empty()  # the plane's title, the chart's own left out (compact)
+            with right:
+                t = play.player(PAGE, FRAMES, run_key)
+            curves = st.columns(2, gap="medium")
+        else:  # on a narrow screen the columns stack (ui/shell/responsive_css.py: _wide_row)
+            t = play.player(PAGE, FRAMES, run_key)
+            left, right = st.container(key="learning_wide_row").columns([3, 2], gap="large")
+            curves, heading = (right, right), None
+        steps = t * run.per_frame
+        # the colour bar names log p or E; "β = 2" kept on one line where the title wraps
+        title = f"After {steps} Adam steps, β\u00a0=\u00a0{c.beta:g}"
+        grid = ebm.plane_grid(run.path[t], c.beta, c.kind, LIMIT, figures.GRID)
+        fig = figures.plane(run.path, t, grid, c.kind, run.train, run.held,
+                            c.name == "mine", title, compact=presenter(),
+                            height=PRESENTER_PLANE if presenter() else figures.PLANE_HEIGHT)
+        if heading is not None:
+            heading.markdown(f"**{title}**")
+        if c.name == "mine":  # clicks add points
+            live(left, fig, PLANE, PAGE, on_select="rerun", selection_mode="points")
+        else:
+            live(left, fig, "learning_plane_view", PAGE)
+        with right:
+            m1, m2 = st.columns(2)
+            m1.metric("Training NLL", f"{run.nll[t]:.4f}", **play.step_delta(
+                None if t == 0 else f"{run.nll[t] - run.nll[0]:.3f} since step 0"))
+            m2.metric("Held-out NLL", f"{run.held_nll[t]:.4f}", **play.step_delta(
+                None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}"))
+        h = 300
+        live(curves[0], figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
+                                           run.held_nll, steps, height=h),
+             "learning_nll", PAGE)
+        drawn, _ = ebm.sample(run.path[t], c.beta, max(SAMPLES, len(run.train)),
+                              rng=[c.seed, t])
+        live(curves[1], figures.samples(drawn, run.train, height=h), "learning_samples", PAGE)
+        play.stop_if_done(PAGE, t, FRAMES)
+
+    play.animated(PAGE, body)
+
+
+# ------------------------------------------------------------------ your images
+
+def images_section() -> None:
+    with st.container(key="controls_learning_images"):
+        c1, c2, c3, c4, c5 = st.columns(5)
+        N = int(SETTINGS.show("img_N", c1))
+        beta = float(SETTINGS.show("img_beta", c2))
+        steps = int(SETTINGS.show("img_steps", c3))
+        lr = float(SETTINGS.show("lr", c4))
+        seed = int(SETTINGS.show("seed", c5))
+    items = store.items()
+    if len(items) < 1:
+        st.info(store.store_first("to learn from"))
+        return
+    size, colour, _ = patterns.representation()
+    if N > len(items):
+        st.warning(f"{N} patterns but only {len(items)} stored image"
+                   f"{'s' if len(items) > 1 else ''}: use at most as many patterns as images "
+                   "(or store more in the sidebar).")
+        return
+    data = cache.image_data(items, size, colour)
+    note = cache.image_note(len(data), N, data.shape[1], steps)
+    if note:
+        st.warning(note, icon=":material/memory:")
+        return
+    key = (tuple(s.key for s in items), size, colour)
+    X, history, ran, note = cache.image_run(key, N, beta, lr, steps, seed, data)
+    if note:
+        st.info(note, icon=":material/timer:")
+    shape = (size, size, 3) if colour else (size, size)
+    lo, hi = float(data.min()), float(data.max())
+    m1, m2, m3 = st.columns(3)
+    m1.metric("NLL of the images, start", f"{history[0]:.2f}")
+    m2.metric(f"after {ran} Adam steps", f"{history[-1]:.2f}",
+              delta=f"{history[-1] - history[0]:.2f}", delta_color="inverse")
+    m3.metric("NLL per pixel value", f"{history[-1] / data.shape[1]:.3f}")
+    r = ebm.responsibilities(X, data, beta)
+    st.markdown("**Stored images** (as the model sees them: centred, on one grey scale)")
+    _gallery([images.to_image(x, shape, lo, hi) for x in data], [s.name for s in items])
+    st.markdown("**Learned patterns**, each with the images that attend to it most")
+    labels = []
+    for mu in range(N):
+        top = np.argsort(-r[:, mu])[:2]
+        labels.append(f"x{mu + 1}: " + ", ".join(f"{items[i].name} {r[i, mu]:.0%}" for i in top))
+    _gallery([images.to_image(x, shape, lo, hi) for x in X], labels)
+    charts.plot(st, figures.nll_curves(np.arange(len(history)), history, None, ran,
+                                       title="NLL of the stored images"),
+                key="learning_img_nll")
+
+
+def _gallery(shown, captions, per_row: int = 8) -> None:
+    for a in range(0, len(shown), per_row):
+        cols = st.columns(per_row)
+        for col, img, cap in zip(cols, shown[a:a + per_row], captions[a:a + per_row]):
+            col.image(pictures.image_png(img, 160), width="stretch", output_format="PNG")
+            col.caption(escaped(cap))

@@ -1,0 +1,103 @@
+"""One head of one layer, from one token's query: its attention, its kind, and the player that
+iterates its Hopfield update to the fixed point (hopfield_core.heads.fixed_point.settle).
+
+# N tokens, T updates to the fixed point
+"""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from hopfield_core.heads import kinds
+from ui.charts import chart_numbers
+from ui.charts.figures import energy_curve
+from ui.player import play
+from ui.player.live_charts import live, live_text
+from ui.serving.text import quoted
+from ui.settings.layer import publish
+from ui.store import shared_settings
+
+from . import cache, figures
+from .cache import Input
+from .sections import token_list
+from .settings import PAGE
+from .settings import SETTINGS as S
+
+
+def _within(key: str, n: int) -> int:
+    """The setting `key` kept below n (the ViT has fewer layers, heads and tokens than the
+    MiniLM's widgets allow): a value past the end becomes the last, before its widget is drawn."""
+    if S.value(key) > n - 1:
+        S.assign(key, n - 1)
+    return n
+
+
+def choose(inp: Input) -> tuple[int, int, int]:
+    """The layer, head and query token, each within this input's model."""
+    for key, n in (("layer", inp.L), ("head", inp.H), ("token", inp.N)):
+        _within(key, n)
+    cols = S.row(["layer", "head", "token"])
+    layer = S.show("layer", cols["layer"])
+    head = S.show("head", cols["head"])
+    token = S.show("token", cols["token"])
+    return min(layer, inp.L - 1), min(head, inp.H - 1), min(token, inp.N - 1)
+
+
+def linked_step(run_key: str, T: int) -> None:
+    """The player's first run in a session starts at the link's step (kept within 0 .. T);
+    after that the player's own cursor rules, and a new head starts at 0."""
+    if st.session_state.get(f"{PAGE}_run") is not None:
+        return
+    step = S.value("iteration")
+    if step > T:
+        st.caption(f"The link's step {step} is past this query's last step, {T}: showing "
+                   f"step {T}.")
+    st.session_state[f"{PAGE}_run"] = run_key
+    st.session_state[f"{PAGE}_t"] = min(step, T)
+
+
+def step_sentence(inp: Input, weights: np.ndarray, t: int, T: int, E: float) -> str:
+    """What the bars show at step t, in words (plain text)."""
+    k = kinds.k90(weights)
+    where = "the real attention" if t == 0 else ("the fixed point" if t == T else f"step {t} of {T}")
+    return (f"At {where}: k90 = {k} of {inp.N} tokens, so this query is {kinds.kind_name(k, inp.N)}; "
+            f"energy {E:.6g}.")
+
+
+def section(inp: Input, input_key: str) -> None:
+    st.subheader("One head settles")
+    if inp.model == "minilm":
+        token_list(inp)
+    layer, head, token = choose(inp)
+    st.caption(f"Query token {token}: {quoted(inp.tokens[token])}. Step 0 is the head's own "
+               "attention (one Transformer step); each further step applies the update "
+               r"$\xi \leftarrow K^\top \mathrm{softmax}(\beta K \xi)$ again, with the head's "
+               r"keys $K$ (one row per token) and $\beta = 1/\sqrt{d_{\text{head}}}$.")
+    run = cache.settle(inp, layer, head, token)
+    W, E, T = run.extras["weights"], run.energies, run.steps  # W (T+1, N), E (T+1,)
+    first, last = kinds.k90(W[0]), kinds.k90(W[T])
+    run_key = f"{input_key}|{layer}|{head}|{token}"
+    linked_step(run_key, T)
+
+    def frame() -> None:
+        t = play.player(PAGE, T, run_key)
+        if S.value("iteration") != t:  # the link follows the player (a fragment's run, too)
+            S.assign("iteration", t)
+            if not play.playing(PAGE):  # Play ends with a whole run, which writes the link
+                publish(shared_settings.SIDEBAR, shared_settings.LINK, S)
+        left, right = st.columns([3, 2])
+        bars = figures.attention_bars(W[t], inp.tokens, f"Attention of token {token}, layer "
+                                      f"{layer}, head {head}, step {t}")
+        live(left, bars, f"{PAGE}_bars", PAGE)
+        energy = energy_curve(E, t, title="Energy of the head's network")
+        live(right, energy, f"{PAGE}_energy", PAGE)
+        live_text(st, step_sentence(inp, W[t], t, T, float(E[t])), f"{PAGE}_describe", PAGE)
+        chart_numbers.show(st, [bars, energy], f"{PAGE}_head_numbers")
+        play.stop_if_done(PAGE, t, T)
+
+    play.animated(PAGE, frame)
+    converged = "reaches its fixed point" if run.converged else "stops at the step limit"
+    st.caption(f"Blue bars: the k90 set, the fewest tokens holding 90 % of the attention. "
+               f"This query {converged} after {T} updates: k90 goes from {first} "
+               f"({kinds.kind_name(first, inp.N)}) to {last} ({kinds.kind_name(last, inp.N)}), "
+               f"and the energy from {E[0]:.6g} to {E[T]:.6g}.")

@@ -1,0 +1,230 @@
+"""One settings layer (DESIGN 5.1): what defines a demo, declared once, bound to widgets,
+to the link and to messages.
+
+A page declares its settings as typed fields (ui.settings.fields: `Int`, `Float`, `Steps`,
+`Choice`, `Flag`, `Pick` (a stored pattern), `Multi`, `Range`, `Custom` for a value the page
+draws its own widget for, and `Kept` for a value of the link the app keeps elsewhere, e.g. the
+pattern store): a default, a range or the allowed values, a label, a help text. `Settings(page, fields)`
+then does the rest:
+
+- `bind()` (first thing on the page): on the page's first run in a session, reads the
+  link's values for its fields. A value that cannot be used is named in a plain-text message
+  (the user's text quoted inertly) with the value used instead.
+- `show(key, where)`: the widget of a field (its type is part of the declaration), seeded
+  from the value in use. A link can hide a control with `<key>_hide=1`: the value still
+  applies, the widget is not drawn, and a hidden value that differs from its default is named
+  in a "Settings for this lesson" line (ui.settings.lesson_line).
+- `row(keys)`: columns for a row of controls, none for a hidden one, the lesson's line above.
+- `value(key)` / `assign(key, value)`: the value in use, and a change from a callback.
+- `link()`: the values in use as the link writes them. After the page ran, streamlit_app.py rewrites the
+  address bar to them (`publish`: the shared settings of ui.store.shared_settings, then the page's),
+  so a bad value is not shared again. A page off the layer (Home) gets the shared ones only:
+  what the link named that no page uses is dropped.
+
+Values live in `st.session_state["_settings"]`, apart from the widgets' own state, so that a
+control that is not drawn in a run (a hidden one, a closed section) keeps its value. Pages
+never read st.query_params: this module is its only reader and writer.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import streamlit as st
+
+from ui.serving.text import quoted
+
+from . import lesson_line
+from .fields import HIDE, Field
+
+# ---------------------------------------------------------------- binding
+
+def _values() -> dict:
+    return st.session_state.setdefault("_settings", {})
+
+
+def _note(message: str) -> None:
+    notes = st.session_state.setdefault("link_messages", [])
+    if message not in notes:
+        notes.append(message)
+
+
+class Settings:
+    """The settings of one page (or of the sidebar, shared by every page)."""
+
+    def __init__(self, page: str, fields: list[Field], prefix: str | None = None):
+        """page: the page's name (its file in app_pages/, ui.pages), "sidebar" for the
+        shared settings. Each widget's key is prefix + the field's key, the prefix being
+        "<page>_" (none for the sidebar's, which every page shares), so that two pages'
+        fields of the same name never share a widget."""
+        self.page = page
+        self.prefix = (f"{page}_" if page != "sidebar" else "") if prefix is None else prefix
+        self.fields = {f.key: f for f in fields}
+
+    def state_key(self, key: str) -> str:
+        return self.prefix + key
+
+    # ------------------------------------------------------------ the link
+    def bind(self) -> "Settings":
+        """Once per session: the link's values for these fields (messages for bad ones).
+        Every run: remember that this page is the one the address bar describes."""
+        parsed = st.session_state.setdefault("_settings_read", set())
+        if self.page not in parsed:
+            parsed.add(self.page)
+            self.read(st.query_params)
+        if self.prefix:  # a page's (the shared ones, prefix "", describe no page)
+            st.session_state["_settings_page"] = self
+        return self
+
+    def read(self, params) -> None:
+        values = _values()
+        for key, f in self.fields.items():
+            sk = self.state_key(key)
+            values.setdefault(sk, f.default)
+            if f.hidden_in(params):
+                st.session_state.setdefault("_hidden", set()).add(sk)
+            name = f.names_in(params)  # an old link may name it as it was once called
+            if name is None:
+                continue
+            given = params.get_all(name) if hasattr(params, "get_all") else [params[name]]
+            raw = given[-1]
+            if len(given) > 1:
+                _note(f"The link sets {name} {len(given)} times; using the last, {quoted(raw)}.")
+            value, problem = f.parse(raw)
+            if f.kind == "kept":  # the parser's own sentences; the value kept where the app keeps it
+                for sentence in problem or ():
+                    _note(sentence)
+                f.use(value)
+                continue
+            if problem:
+                _note(f.message(raw, problem, value, name))
+            values[sk] = value
+            st.session_state.pop(sk, None)  # the widget starts from the link's value
+            st.session_state.setdefault("_settings_from_link", set()).add(sk)
+
+    def link(self) -> dict[str, str]:
+        out = {key: text for key, f in self.fields.items()
+               if (text := f.shown(self.value(key))) is not None}
+        hidden = st.session_state.get("_hidden", set())
+        out.update({key + HIDE: "1" for key in self.fields if self.state_key(key) in hidden})
+        return out
+
+    # ------------------------------------------------------------ values
+    def value(self, key: str):
+        if self.fields[key].kind == "kept":
+            return self.fields[key].current()
+        sk = self.state_key(key)
+        if sk in st.session_state:  # the widget's state is the newest
+            value = st.session_state[sk]
+            return tuple(value) if self.fields[key].kind == "multi" else value
+        return _values().get(sk, self.fields[key].default)
+
+    def __getitem__(self, key: str):
+        return self.value(key)
+
+    def assign(self, key: str, value) -> None:
+        """Set a value from a callback (e.g. "Load this demo"), whether or not its widget shows."""
+        if self.fields[key].kind == "kept":
+            self.fields[key].use(value)
+            return
+        sk = self.state_key(key)
+        _values()[sk] = value
+        st.session_state[sk] = value
+
+    def hidden(self, key: str) -> bool:
+        return self.state_key(key) in st.session_state.get("_hidden", set())
+
+    def row(self, keys: list[str], where=None, widths: list[float] | None = None) -> dict:
+        """Columns for the controls of `keys` (relative `widths`), one for each control that
+        shows: a control the link hides takes no room. The hidden ones whose values differ
+        from their defaults are named above the row ("Settings for this lesson: ...").
+        Returns {key: its column}; a hidden key's is None (`show` draws nothing for it)."""
+        where = where or st
+        text = lesson_line.line([(self.fields[k], self.value(k)) for k in keys if self.hidden(k)])
+        if text:
+            where.caption(text)
+        lesson_line.said(self, keys)
+        shown = [i for i, k in enumerate(keys) if not self.hidden(k)]
+        columns = where.columns([(widths or [1] * len(keys))[i] for i in shown]) if shown else []
+        out = dict.fromkeys(keys)
+        out.update(zip((keys[i] for i in shown), columns))
+        return out
+
+    # ------------------------------------------------------------ widgets
+    def show(self, key: str, where=None, **kw):
+        """Draw the field's widget (unless the link hides it); returns the value in use."""
+        f, sk = self.fields[key], self.state_key(key)
+        values = _values()
+        values.setdefault(sk, f.default)
+        if self.hidden(key):
+            st.session_state.pop(sk, None)
+            lesson_line.reached(self, key)  # named in the lesson's line instead
+            return values[sk]
+        # Set the widget's state explicitly on every run, to its own newest value: a widget
+        # drawn by a page script has an id of that page, so on another page the same key is a
+        # new widget that would otherwise start from its default (the value would be lost).
+        current = st.session_state[sk] if sk in st.session_state else values[sk]
+        st.session_state[sk] = list(current) if f.kind == "multi" else current
+        where = where or st
+        value = WIDGETS[f.widget](where, f, dict(key=sk, help=f.help, **kw))
+        if value is None:
+            value = values[sk]
+        values[sk] = value
+        return value
+
+
+# ---------------------------------------------------------------- the widgets, by Field.widget
+# each draws field f in `where` (st or a column) with the widget's keyword arguments `kw`
+# (its key, its help, and what the page passed to `show`) and returns the widget's value
+
+def _pick(where, f: Field, kw: dict):
+    """A stored pattern: a pattern the store does not hold (any more) gives way to one it does;
+    if the link named it, a message says so."""
+    options, sk = list(kw.pop("options")), kw["key"]  # the store's patterns, given by the page
+    from_link = st.session_state.setdefault("_settings_from_link", set())
+    if st.session_state[sk] not in options and options:
+        if sk in from_link:  # the link names a pattern the store does not hold
+            fallback = min(f.default, len(options) - 1)
+            _note(f"The link sets {f.key} = {int(st.session_state[sk])} "
+                  f"({f.label}): pattern {int(st.session_state[sk]) + 1}, which the store "
+                  f"does not hold ({len(options)} stored); using pattern {fallback + 1}.")
+        else:  # the user removed patterns: the nearest that is left
+            fallback = len(options) - 1
+        st.session_state[sk] = fallback
+    from_link.discard(sk)
+    return where.selectbox(f.label, options, **kw)
+
+
+WIDGETS: dict[str, Callable] = {
+    "slider": lambda where, f, kw: where.slider(f.label, f.lo, f.hi, step=f.step, **kw),
+    "number": lambda where, f, kw: where.number_input(f.label, f.lo, f.hi, step=f.step, **kw),
+    "select_slider": lambda where, f, kw: where.select_slider(
+        f.label, options=f.options, format_func=f.label_of, **kw),
+    "radio": lambda where, f, kw: where.radio(f.label, f.options, format_func=f.label_of, **kw),
+    "select": lambda where, f, kw: where.selectbox(f.label, f.options, format_func=f.label_of, **kw),
+    "segmented": lambda where, f, kw: where.segmented_control(
+        f.label, f.options, format_func=f.label_of, required=True, **kw),
+    "toggle": lambda where, f, kw: where.toggle(f.label, **kw),
+    "multiselect": lambda where, f, kw: tuple(where.multiselect(
+        f.label, f.options, format_func=lambda v: f"{v:g}", max_selections=f.most, **kw)),
+    "pick": _pick,
+}
+
+
+def publish(*parts: Settings | None) -> None:
+    """Rewrite the address bar to the values in use of these settings (None: none), in order."""
+    wanted = {}
+    for part in parts:
+        wanted.update(part.link() if part is not None else {})
+    if dict(st.query_params) != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def page() -> Settings | None:
+    """The settings of the page that ran last in this session (for the address bar)."""
+    return st.session_state.get("_settings_page")
+
+
+def clear_page() -> None:
+    """Before the page runs: no page described yet, no hidden control reached yet."""
+    st.session_state.pop("_settings_page", None)
+    lesson_line.start_run()
