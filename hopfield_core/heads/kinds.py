@@ -8,7 +8,9 @@ queries Q, at beta = 1/sqrt(d_head): one attention step is P = softmax(beta Q K^
 
 k90 is the modern page's (hopfield_core.modern.k90): the fewest tokens whose attention weights
 sum to >= 90 %. The kinds refine the modern page's `fixed_point_kind` for attention over
-tokens, with the thresholds of the paper's BERT analysis as the issue measured them:
+tokens, with cut-offs of this project's own, not the paper's: Ramsauer et al. (sec. 4) sort
+heads by their median k-bar into four classes, at N/2, N/8 and N/32 (class IV, k-bar <= N/32,
+near a single pattern, cannot occur with N < 32 tokens). The three kinds here:
 
     retrieval   k90 <= 2          (the modern page's "single" is k90 == 1: one token, or a token
                                    and its neighbour, is a look-up of a well-separated pattern)

@@ -45,7 +45,8 @@ def text_of(at) -> str:
      ["past β = 2 the centre becomes a hill, three valleys appear", "updates only ever go",
       "into the nearest one."]),
     ("home", ["slides away to a state that keeps only part of it, and less the more patterns "
-              "are stored", "averages 0.76 with $0.2\\,d$ patterns and 0.57 with $0.25\\,d$",
+              "are stored", "averages about 0.78 with $0.2\\,d$ patterns and about 0.56 with "
+              "$0.25\\,d$, over 8,000 trials",
               "an exponential $e^{z}$ exponentially many in $d$",
               "It holds about $0.138\\,d$ random patterns in $d$ neurons, each recalled with at "
               "most about 1.6 % of its bits wrong", "beyond that the memory near each pattern "
@@ -59,7 +60,8 @@ def text_of(at) -> str:
               "the valley whose basin holds the query (usually, not always, the nearest)"],
      ["spurious mixtures take over", "resembles none of the memories",
       "an exponential exponentially many", "fewer and fewer of the stored patterns are fixed "
-      "points", "$0.14\\,d$", "stores about $d^{\\,n-1}$", "a metastable average of a few",
+      "points", "$0.14\\,d$", "averages 0.76 with", "and 0.57 with",
+      "stores about $d^{\\,n-1}$", "a metastable average of a few",
       "or the global average", "every step lowers one global energy", "the nearest valley",
       "The continuous update *is* the attention"]),
     ("attention", ["Only when the keys and the values are the stored patterns themselves",
@@ -83,6 +85,16 @@ def text_of(at) -> str:
                       "it blends nearly every letter (k90 = 7 of 8)",
                       "quadratic energy holds about $0.138\\,d$ random patterns"],
      ["metastable average of D and B", "it averages nearly every letter", "$0.14\\,d$"]),
+    ("transformer_heads",  # issue 43, items 5 and 7
+     ["the softmax weights of one attention step are those of one Hopfield update",
+      "The head then averages its own values, made by its W_V, not the keys",
+      "after the one step the Transformer takes and at the fixed point of its Hopfield update",
+      "the head then averages its values, not its keys", "this page runs it, the Transformer "
+      "does not", "(Ramsauer et al.'s eq. 2, with its constants), the keys $k_j$ as the stored "
+      "patterns", "into **four** classes, at N/2, N/8 and N/32 of the N tokens"],
+     ["One attention step is one Hopfield update",
+      "which of the three kinds of fixed point each head reaches",
+      "each further step applies the update", "as this page does"]),
     ("capacity_lab", ["The one exception in this lab is a single stored pattern at small "
                       "$\\beta$", "wide enough for 6 flipped bits"],
      ["A query with a flipped bit lies outside that small sphere"]),

@@ -292,3 +292,40 @@ def test_the_settling_heads_numbers_are_offered():
     inp = cache.text_input(DEFAULT_TEXT)
     tables = [d.value for d in at.dataframe]
     assert any(len(t) == inp.N for t in tables)  # a bar per token
+
+
+def test_the_sentence_help_counts_word_pieces_and_tokens_as_the_reader_does():
+    """Issue 43, item 9: 128 tokens are [CLS], 126 word pieces and [SEP] (the truncation note
+    says 126 too); the help said "its first 128 word pieces"."""
+    from hopfield_core.heads.wordpiece import MAX_TOKENS
+
+    at = open_app(PAGE)
+    help_text = at.text_area(key=TEXT_KEY).help
+    assert f"only its first {MAX_TOKENS - 2} word pieces are read ({MAX_TOKENS} tokens" in help_text
+    assert f"first {MAX_TOKENS} word pieces" not in help_text
+    long = cache.text_input("word " * 400)
+    assert len(long.tokens) == MAX_TOKENS and long.tokens[0] == "[CLS]" \
+        and long.tokens[-1] == "[SEP]"
+
+
+def test_the_energy_shown_is_ramsauers_with_the_keys_as_patterns():
+    """Issue 43, item 8: the head view defines its energy (Ramsauer et al.'s eq. 2 with its
+    constants, the head's keys as the stored patterns), and the curve it draws is that formula,
+    computed here directly from the head's query and keys."""
+    from hopfield_core.heads import analysis
+
+    from ui.pages.transformer_heads import head
+
+    at = open_app(PAGE)
+    assert any(head.ENERGY_LATEX in x.value for x in at.latex)
+    shown = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    inp = cache.text_input(DEFAULT_TEXT)
+    layer, head_i, token = (int(at.session_state[f"{PAGE}_{k}"]) for k in ("layer", "head", "token"))
+    Q, K = inp.layers[layer]
+    q, k = Q[head_i, token].astype(np.float64), K[head_i].astype(np.float64)  # (d,), (N, d)
+    beta = analysis.default_beta(inp.d)
+    s = beta * k @ q
+    direct = (-(np.log(np.sum(np.exp(s - s.max()))) + s.max()) / beta + 0.5 * q @ q
+              + np.log(len(k)) / beta + 0.5 * np.max(np.sum(k * k, axis=1)))
+    assert shown[0] == pytest.approx(direct, rel=1e-5)
+    assert np.all(np.diff(shown) <= 1e-9 * np.abs(shown[:-1]))  # never rises

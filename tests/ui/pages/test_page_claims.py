@@ -123,9 +123,10 @@ def test_the_triangle_centre_turns_into_a_hill_at_beta_2():
 def test_beyond_the_critical_load_a_stored_pattern_keeps_only_part_of_itself():
     """Home: "beyond that the memory near each pattern is lost: started at one, the network
     slides away to a state that keeps only part of it, and less the more patterns are stored
-    (at d = 200 the final overlap with the pattern ... averages 0.76 with 0.2 d patterns and
-    0.57 with 0.25 d)". Not "resembles none of the memories": at finite d
-    the state it reaches still overlaps the pattern by more than 0.4 on average up to 0.3 d."""
+    (at d = 200 the final overlap with the pattern ... averages about 0.78 with 0.2 d patterns and
+    about 0.56 with 0.25 d, over 8,000 trials)". Not "resembles none of the memories": at finite d
+    the state it reaches still overlaps the pattern by more than 0.4 on average up to 0.3 d.
+    (Issue 43: one 200-trial sample had given 0.76 and 0.57.)"""
     d, loads = 200, np.array([0.14, 0.16, 0.2, 0.25, 0.3])
     ns = np.round(loads * d).astype(int)
     c = success_curve("classical-async", d, ns, 200, rng=0)  # Hopfield's 1982 update
@@ -133,9 +134,13 @@ def test_beyond_the_critical_load_a_stored_pattern_keeps_only_part_of_itself():
     assert np.all(np.diff(c.mean_overlap) < 0)                        # less the more stored
     past = c.mean_overlap[1:]                                         # beyond 0.14 d
     assert np.all((past > 0.4) & (past < 0.97))                        # only part, not none
-    assert f"{c.mean_overlap[2]:.2f}" == "0.76" and f"{c.mean_overlap[3]:.2f}" == "0.57"
-    sync = success_curve("classical-sync", d, ns[2:4], 200, rng=0)    # the same either way
-    np.testing.assert_allclose(sync.mean_overlap, [0.76, 0.57], atol=0.01)
+    # the means the page states: 8 x 1,000 trials (standard errors 0.004 and 0.0013)
+    many = np.array([success_curve("classical-async", d, ns[2:4], 1000, rng=seed).mean_overlap
+                     for seed in range(10, 18)])
+    assert [f"{m:.2f}" for m in many.mean(axis=0)] == ["0.78", "0.56"]
+    sync = np.mean([success_curve("classical-sync", d, ns[2:4], 1000, rng=seed).mean_overlap
+                    for seed in (10, 11)], axis=0)   # synchronous updates lose about as much
+    np.testing.assert_allclose(sync, many.mean(axis=0), atol=0.03)
 
 
 # ---------------------------------------------------------------- learning page

@@ -9,12 +9,14 @@ from ui.settings.modes import presenter
 from ui.shell import heading
 
 TITLE = "Inside a trained Transformer"
-LEDE = ("Every attention head of a Transformer is a modern Hopfield network: its **keys** are the "
-        "stored patterns and each token's **query** is a state. One attention step is one "
-        "Hopfield update. Here you look inside two trained models, on your own input, and ask "
-        "which of the three kinds of fixed point each head reaches: **global** averaging over "
-        "the whole input, a **metastable** average over a subset, or **retrieval** of "
-        "(nearly) a single token.")
+LEDE = ("Every attention head of a Transformer weighs its tokens as a modern Hopfield network "
+        "does: its **keys** are the stored patterns and each token's **query** is a state, and "
+        "the softmax weights of one attention step are those of one Hopfield update. (The head "
+        "then averages its own values, made by its W_V, not the keys; this page iterates the "
+        "Hopfield update itself.) Here you look inside two trained models, on your own input, "
+        "and ask which kind each head is, after the one step the Transformer takes and at the "
+        "fixed point of its Hopfield update: **global** averaging over the whole input, a "
+        "**metastable** average over a subset, or **retrieval** of (nearly) a single token.")
 
 PAPER_LAYERS, PAPER_HEADS = 12, 12  # BERT-base, the model the paper read (not measured here)
 
@@ -56,8 +58,11 @@ def paper_and_here(minilm_shape, vit_shape, tables: dict) -> None:
         "heads) this way and "
         "found the three kinds: heads in the first layers mostly average globally, heads in "
         "the middle layers form metastable states over a subset of tokens, and some heads "
-        "retrieve single tokens. It sorted heads by how many tokens carry 90 % of a query's "
-        "attention (k90), as this page does.")
+        "retrieve single tokens. It counted how many tokens carry 90 % of a query's attention "
+        "and sorted heads by the median of that count over their queries into **four** "
+        "classes, at N/2, N/8 and N/32 of the N tokens. This page's three kinds use cut-offs "
+        "of its own (below): with fewer than 32 tokens the paper's class IV (near a single "
+        "token) cannot occur, and this page's retrieval heads are then the paper's class III.")
     here = []
     if minilm_shape is not None:
         L, H, d = minilm_shape

@@ -56,6 +56,12 @@ def linked_step(run_key: str, T: int) -> None:
     st.session_state[f"{PAGE}_t"] = min(step, T)
 
 
+# Ramsauer et al. 2020, eq. 2, with the head's keys as the stored patterns (fixed_point.energy)
+ENERGY_LATEX = (r"E(\xi) = -\frac{1}{\beta}\log\sum_{j=1}^{N} e^{\beta\, k_j^\top \xi}"
+                r" + \tfrac12\,\xi^\top\xi + \frac{1}{\beta}\log N + \tfrac12 M^2,"
+                r"\quad M = \max_j |k_j|")
+
+
 def step_sentence(inp: Input, weights: np.ndarray, t: int, T: int, E: float) -> str:
     """What the bars show at step t, in words (plain text)."""
     k = kinds.k90(weights)
@@ -70,9 +76,14 @@ def section(inp: Input, input_key: str) -> None:
         token_list(inp)
     layer, head, token = choose(inp)
     st.caption(f"Query token {token}: {quoted(inp.tokens[token])}. Step 0 is the head's own "
-               "attention (one Transformer step); each further step applies the update "
-               r"$\xi \leftarrow K^\top \mathrm{softmax}(\beta K \xi)$ again, with the head's "
-               r"keys $K$ (one row per token) and $\beta = 1/\sqrt{d_{\text{head}}}$.")
+               "attention weights on this query (the one step the Transformer takes; the head "
+               "then averages its values, not its keys). Each further step is the Hopfield "
+               r"update $\xi \leftarrow K^\top \mathrm{softmax}(\beta K \xi)$, with the head's "
+               r"keys $K$ (one row per token) as the stored patterns and "
+               r"$\beta = 1/\sqrt{d_{\text{head}}}$: this page runs it, the Transformer does not.")
+    st.caption("The energy is that of this Hopfield network (Ramsauer et al.'s eq. 2, with its "
+               "constants), the keys $k_j$ as the stored patterns; the update never raises it:")
+    st.latex(ENERGY_LATEX)
     run = cache.settle(inp, layer, head, token)
     W, E, T = run.extras["weights"], run.energies, run.steps  # W (T+1, N), E (T+1,)
     first, last = kinds.k90(W[0]), kinds.k90(W[T])

@@ -51,8 +51,8 @@ def write_text(text: str) -> str | None:
 SETTINGS = Settings(PAGE, [
     Choice("model", "Model", "minilm", tuple(MODELS), widget="segmented", names=MODELS),
     Custom("text", "Your sentence", DEFAULT_TEXT, read_text, write_text, max_len=MAX_TEXT,
-           help=f"Any text; at most {MAX_TEXT} characters, and only its first {MAX_TOKENS} "
-                "word pieces are read."),
+           help=f"Any text; at most {MAX_TEXT} characters, and only its first {MAX_TOKENS - 2} "
+                f"word pieces are read ({MAX_TOKENS} tokens with [CLS] and [SEP])."),
     Int("digit", "Held-out digit (index)", 0, 0, HELDOUT_DIGITS - 1, widget="number",
         help=f"One of the {HELDOUT_DIGITS} digits the ViT never saw in training."),
     Flag("fixed", "Head map at the fixed point",
