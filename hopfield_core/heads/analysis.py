@@ -129,6 +129,8 @@ class KindsTable:
     sharper_share: np.ndarray  # (L,) of the changed pairs, the share whose k90 fell
     median_iterations: np.ndarray  # (L,)
     converged_share: np.ndarray    # (L,)
+    paper_one_step: np.ndarray     # (L, 4) heads per class of the paper (kinds.PAPER_CLASSES)
+    paper_fixed: np.ndarray        # (L, 4)
 
     @property
     def total_one_step(self) -> np.ndarray:  # (3,)
@@ -145,14 +147,19 @@ def _share(mask: np.ndarray, of: np.ndarray | None = None) -> float:
 
 
 def kinds_table(layers: list[LayerHeads]) -> KindsTable:
-    count = lambda codes: np.bincount(codes.astype(np.int64), minlength=3)  # noqa: E731
+    count = lambda codes, n=3: np.bincount(codes.astype(np.int64), minlength=n)  # noqa: E731
+    classes = len(kinds.PAPER_CLASSES)
     return KindsTable(
         one_step=np.stack([count(a.one_step_head_kind) for a in layers]),
         fixed=np.stack([count(a.fixed_head_kind) for a in layers]),
         changed_share=np.array([_share(a.changed) for a in layers]),
         sharper_share=np.array([_share(a.sharper, a.changed) for a in layers]),
         median_iterations=np.array([float(np.median(a.iterations)) for a in layers]),
-        converged_share=np.array([_share(a.converged) for a in layers]))
+        converged_share=np.array([_share(a.converged) for a in layers]),
+        paper_one_step=np.stack([count(kinds.paper_class_codes(a.one_step_head_k90, a.N), classes)
+                                 for a in layers]),
+        paper_fixed=np.stack([count(kinds.paper_class_codes(a.fixed_head_k90, a.N), classes)
+                              for a in layers]))
 
 
 def changed_share(layers: list[LayerHeads]) -> float:

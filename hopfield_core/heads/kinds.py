@@ -38,8 +38,17 @@ KIND_RULE = (f"k90 is the fewest tokens holding 90 % of a query's attention. Ret
              f"k90 <= {RETRIEVAL_MAX_K90}; global: k90 >= N/2 (N tokens); metastable: in between. "
              "A head's kind is that of its median k90 over its tokens.")
 
+# Ramsauer et al. (sec. 4): heads sorted by the median k-bar over their queries, at N/2, N/8 and
+# N/32 of the N patterns (tokens); class IV is near a single pattern
+PAPER_CLASSES = ("I", "II", "III", "IV")
+PAPER_SHARES = (1 / 2, 1 / 8, 1 / 32)  # the lower bounds (exclusive) of classes I, II, III
+PAPER_RULE = ("The paper's four classes: a head's median k90 over its queries above N/2 is "
+              "class I, above N/8 class II, above N/32 class III, and N/32 or fewer class IV "
+              "(near a single token), N being the number of tokens.")
+
 __all__ = ["RETRIEVAL_MAX_K90", "GLOBAL_SHARE", "KINDS", "KIND_RULE", "GLOBAL", "METASTABLE",
-           "RETRIEVAL", "attention_weights", "k90", "kind_codes", "kind_name", "head_k90"]
+           "RETRIEVAL", "PAPER_CLASSES", "PAPER_RULE", "attention_weights", "k90", "kind_codes",
+           "kind_name", "head_k90", "paper_class_codes"]
 
 
 def attention_weights(Q: np.ndarray, K: np.ndarray, beta: float) -> np.ndarray:
@@ -76,3 +85,13 @@ def kind_name(k: float, N: int) -> str:
 def head_k90(pair_k90: np.ndarray) -> np.ndarray:
     """A head's k90: the median over its tokens; (..., N) ints -> (...,) floats."""
     return np.median(np.asarray(pair_k90, dtype=np.float64), axis=-1)
+
+
+def paper_class_codes(k: np.ndarray, N: int) -> np.ndarray:
+    """The paper's class (0 to 3 for I to IV) of median k90 values among N tokens: same shape
+    as k. Class IV needs a median of at most N/32: it cannot occur below 32 tokens."""
+    k = np.asarray(k, dtype=np.float64)
+    codes = np.full(k.shape, len(PAPER_CLASSES) - 1, dtype=np.int8)
+    for code, share in reversed(list(enumerate(PAPER_SHARES))):
+        codes[k > share * N] = code
+    return codes

@@ -226,6 +226,32 @@ def test_the_whole_model_tables_are_the_cores():
     assert f"{100 * share:.0f} % of (token, head) pairs change kind" in text
 
 
+def test_the_papers_four_classes_stand_beside_the_three_kinds():
+    """Issue 43, item 4: the same heads by Ramsauer et al.'s cut-offs (N/2, N/8, N/32), from the
+    core, and what they mean at this input's N (17 tokens: no class IV; retrieval is class III)."""
+    at = open_app(PAGE, {"view": "model"})
+    table = analysis.kinds_table(core_heads())
+    ours = at.dataframe[2].value
+    assert list(ours.columns) == ["layer", *sections.CLASS_SHORT]
+    for j, c in enumerate(kinds.PAPER_CLASSES):
+        np.testing.assert_array_equal(ours[f"class {c}, fixed point"].to_numpy(),
+                                      table.paper_fixed[:, j])
+        np.testing.assert_array_equal(ours[f"class {c}, one step"].to_numpy(),
+                                      table.paper_one_step[:, j])
+    assert not table.paper_fixed[:, 3].any() and not table.paper_one_step[:, 3].any()
+    held, _, _, _ = cache.heldout_table("minilm")
+    np.testing.assert_array_equal(at.dataframe[3].value["class I, one step"].to_numpy(),
+                                  held.paper_one_step[:, 0])
+    words = " ".join(m.value for m in at.markdown)
+    N, n_held = cache.text_input(DEFAULT_TEXT).N, cache.heldout_table("minilm")[3]
+    assert N == 17 and "**On your input**: with 17 tokens class IV would need a median k90 " \
+        "of at most 0.531: below 1, so no head can be in it; this page's retrieval heads are " \
+        "the paper's class III." in words
+    assert n_held == 64 and "**On the shipped held-out set**: with 64 tokens class IV is a " \
+        "median k90 of at most 2; this page's retrieval heads are the paper's class IV." in words
+    assert kinds.PAPER_RULE in " ".join(c.value for c in at.caption)
+
+
 def test_a_sentence_with_markup_stays_out_of_the_link_and_a_link_with_markup_is_refused():
     at = open_app(PAGE)
     at.text_area(key=TEXT_KEY).input("a <b>bold</b> claim").run()

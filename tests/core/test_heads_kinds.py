@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from hopfield_core.heads import kinds
+from hopfield_core.heads import analysis, kinds
 from hopfield_core.heads.analysis import (
     analyse_layer,
     changed_share,
@@ -123,3 +123,33 @@ def test_pooling_takes_the_median_over_every_input():
         assert both.one_step_head_k90[h] == want
     with pytest.raises(ValueError, match="one length"):
         pooled([[a], [analyse_layer(*heads(3, H=2, N=8, d=4))]])
+
+
+def paper_class_by_hand(k: float, N: int) -> str:
+    """Ramsauer et al.'s classes, written out: I above N/2, II above N/8, III above N/32."""
+    if k > N / 2:
+        return "I"
+    if k > N / 8:
+        return "II"
+    if k > N / 32:
+        return "III"
+    return "IV"
+
+
+@pytest.mark.parametrize("N", [4, 17, 31, 32, 64, 128])
+def test_the_papers_classes_match_their_cut_offs_for_every_median(N):
+    medians = np.arange(2, 2 * N + 1) / 2  # every median a head can have: whole or half
+    codes = kinds.paper_class_codes(medians, N)
+    assert [kinds.PAPER_CLASSES[c] for c in codes] == [paper_class_by_hand(k, N) for k in medians]
+    assert ("IV" in {kinds.PAPER_CLASSES[c] for c in codes}) == (N >= 32)
+
+
+def test_the_tables_paper_classes_count_every_heads_median():
+    rng = np.random.default_rng(3)
+    layers = [analysis.analyse_layer(rng.normal(size=(4, 40, 8)), rng.normal(size=(4, 40, 8)))
+              for _ in range(2)]
+    table = analysis.kinds_table(layers)
+    for row, layer in zip(table.paper_fixed, layers):
+        want = [paper_class_by_hand(k, layer.N) for k in layer.fixed_head_k90]
+        assert list(row) == [want.count(c) for c in kinds.PAPER_CLASSES]
+    assert table.paper_one_step.sum() == table.paper_fixed.sum() == 8

@@ -41,6 +41,18 @@ def rule() -> str:
     return kinds.KIND_RULE
 
 
+def classes_at(N: int) -> str:
+    """What the paper's classes mean with N tokens: where class IV starts, and which class the
+    heads this page calls retrieval fall in (computed by kinds.paper_class_codes)."""
+    iv = kinds.PAPER_SHARES[-1] * N
+    retrieval = range(1, kinds.RETRIEVAL_MAX_K90 + 1)  # the medians this page calls retrieval
+    classes = " or ".join(sorted({kinds.PAPER_CLASSES[c]
+                                  for c in kinds.paper_class_codes(list(retrieval), N)}))
+    where = (f"class IV would need a median k90 of at most {iv:.3g}: below 1, so no head can "
+             "be in it" if iv < 1 else f"class IV is a median k90 of at most {iv:.3g}")
+    return f"with {N} tokens {where}; this page's retrieval heads are the paper's class {classes}."
+
+
 def counts_sentence(counts, when: str) -> str:
     """'One step: 24 global, 46 metastable, 2 retrieval heads.' from counts (3,)."""
     parts = ", ".join(f"{int(c)} {k}" for k, c in zip(kinds.KINDS, counts))

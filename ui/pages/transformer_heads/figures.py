@@ -63,6 +63,16 @@ def attention_bars(weights: np.ndarray, tokens: list[str], title: str,
                   yaxis=dict(range=[0, 1.02], title="attention weight"))
 
 
+def classes_rows(one_step: np.ndarray, fixed: np.ndarray) -> dict:
+    """The paper's four classes as columns: per layer, heads of each class one step and at the
+    fixed point (kinds.PAPER_CLASSES; one_step, fixed (L, 4))."""
+    out = {"layer": list(range(len(one_step)))}
+    for when, counts in (("one step", one_step), ("fixed point", fixed)):
+        for j, c in enumerate(kinds.PAPER_CLASSES):
+            out[f"class {c}, {when}"] = [int(v) for v in counts[:, j]]
+    return out
+
+
 def kinds_rows(one_step: np.ndarray, fixed: np.ndarray, changed: np.ndarray) -> dict:
     """The kinds table as columns: per layer, heads of each kind one step and at the fixed
     point, and the share of (token, head) pairs whose kind changed (in %)."""

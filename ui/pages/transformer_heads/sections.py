@@ -151,6 +151,8 @@ SHORT = {**{f"{k}, one step": f"{k[:4]}. 1" for k in kinds.KINDS},
          "pairs changing kind (%)": "changed %"}
 
 
+CLASS_SHORT = {**{f"class {c}, one step": f"{c} 1" for c in kinds.PAPER_CLASSES},
+               **{f"class {c}, fixed point": f"{c} fp" for c in kinds.PAPER_CLASSES}}
 TABLE_WORDS = ("Columns: the heads of each kind after one step (1) and at the fixed point (fp); "
                "changed %: the share of the layer's (token, head) pairs whose kind changes. "
                "Hover over a header for its full name.")
@@ -160,6 +162,12 @@ def kinds_table(table, key: str) -> None:
     """Heads per kind per layer, one step and at the fixed point, fitted to the column."""
     tables.show(st, figures.kinds_rows(table.one_step, table.fixed, table.changed_share), key=key,
                 formats={"pairs changing kind (%)": "%.1f"}, short_labels=SHORT)
+
+
+def classes_table(table, key: str) -> None:
+    """Heads per class of the paper per layer, one step and at the fixed point."""
+    tables.show(st, figures.classes_rows(table.paper_one_step, table.paper_fixed), key=key,
+                short_labels=CLASS_SHORT)
 
 
 def model_section(inp: Input) -> None:
@@ -182,3 +190,10 @@ def model_section(inp: Input) -> None:
     st.caption(explain.counts_sentence(held.total_one_step, "In all, one step") + " "
                + explain.counts_sentence(held.total_fixed, "At the fixed point")
                + f" {100 * share:.1f} % of (token, head) pairs change kind.")
+    st.markdown("**The paper's four classes**, beside this page's three kinds: the same heads "
+                "sorted by Ramsauer et al.'s cut-offs.")
+    st.caption(kinds.PAPER_RULE + " Columns: one step (1), fixed point (fp).")
+    st.markdown(f"**On your input**: {explain.classes_at(inp.N)}")
+    classes_table(table, f"{PAGE}_classes_input")
+    st.markdown(f"**On the shipped held-out set**: {explain.classes_at(n_tokens)}")
+    classes_table(held, f"{PAGE}_classes_heldout")
