@@ -58,16 +58,31 @@ def attention(model: EnergyTransformer, tokens, query: int) -> np.ndarray:
 
 
 @torch.no_grad()
-def memory_patches(model: EnergyTransformer, which=None) -> np.ndarray:
-    """The memories `which` (indices; all K by default) drawn as patches, (k, p, p, 3) in [0, 1]."""
+def drawn(model: EnergyTransformer, vectors) -> np.ndarray:
+    """Vectors of the token space (k, D) drawn as patches by the model's decoder, as the memories
+    are: (k, p, p, 3) in [0, 1]. The decoder layer-normalises first, so any vector comes out at
+    the same scale: a memory, a random direction or a token of the image."""
     cfg = model.cfg
-    xi = model.memories if which is None else model.memories[torch.as_tensor(np.asarray(which, dtype=np.int64))]
+    xi = torch.as_tensor(np.asarray(vectors), dtype=model.memories.dtype,
+                         device=model.memories.device)
     if cfg.readout == "change":
         flat = 0.5 + (model.decoder(xi) - model.decoder(-xi)) / 2  # (k, P)
     else:
         flat = model.decode(xi)
     p = cfg.patch_size
     return flat.clamp(0, 1).reshape(-1, p, p, cfg.channels).double().cpu().numpy()
+
+
+def memory_patches(model: EnergyTransformer, which=None) -> np.ndarray:
+    """The memories `which` (indices; all K by default) drawn as patches, (k, p, p, 3) in [0, 1]."""
+    xi = model.memories if which is None else model.memories[torch.as_tensor(np.asarray(which, dtype=np.int64))]
+    return drawn(model, xi.detach().cpu().numpy())
+
+
+def random_directions(model: EnergyTransformer, k: int, seed: int = 0) -> np.ndarray:
+    """k random directions of the token space (k, D), Gaussian: the yardstick a drawn memory is
+    compared with (drawn the same way, a direction of no meaning looks like this)."""
+    return np.random.default_rng(seed).standard_normal((k, model.cfg.dim))
 
 
 def top_memories(use: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -13,10 +13,12 @@ from hopfield_core.et.checkpoint import MODELS
 from hopfield_core.et.config import ETConfig
 from hopfield_core.et.inspect import (
     attention,
+    drawn,
     memory_patches,
     memory_use,
     montage,
     psnr,
+    random_directions,
     roughness,
     top_memories,
 )
@@ -130,6 +132,25 @@ def test_a_memory_is_drawn_by_the_decoder_or_by_the_part_that_flips_with_its_sig
     got = memory_patches(change, [2, 5])
     np.testing.assert_allclose(got, want_change.reshape(2, 4, 4, 3).numpy(), atol=1e-6)
     assert memory_patches(model).shape == (SMALL.memories, 4, 4, 3)
+
+
+def test_any_vector_is_drawn_the_way_a_memory_is():
+    """Issue 43, item 3: random directions and an image's tokens go through the memories' own
+    drawing (the layer-normalising decoder), so their roughness compares like with like."""
+    change = small_model(start="harmonic", readout="change")
+    directions = random_directions(change, 7, seed=3)
+    assert directions.shape == (7, SMALL.dim)
+    np.testing.assert_array_equal(directions, random_directions(change, 7, seed=3))
+    with torch.no_grad():
+        x = torch.as_tensor(directions, dtype=torch.float32)
+        want = (0.5 + (change.decoder(x) - change.decoder(-x)) / 2).clamp(0, 1)
+    np.testing.assert_allclose(drawn(change, directions), want.reshape(7, 4, 4, 3).numpy(),
+                               atol=1e-6)
+    np.testing.assert_allclose(drawn(change, change.memories.detach().numpy()[[2, 5]]),
+                               memory_patches(change, [2, 5]))
+    # the decoder normalises first: a direction drawn at any length looks the same
+    np.testing.assert_allclose(drawn(change, 10 * directions), drawn(change, directions),
+                               atol=1e-4)
 
 
 def test_the_most_used_memories_come_first_with_their_shares():

@@ -8,10 +8,12 @@ import streamlit as st
 
 from hopfield_core.et.inspect import (
     attention,
+    drawn,
     inspect_bytes,
     memory_patches,
     memory_use,
     montage,
+    random_directions,
     roughness,
     top_memories,
 )
@@ -131,32 +133,38 @@ def memory_part(model, tokens: np.ndarray, image: np.ndarray, t: int) -> None:
                alt=f"The {TOP} most used of the model's {cfg.memories} memories, each a "
                    f"{cfg.patch_size} by {cfg.patch_size} pixel patch, in rows of {COLUMNS}.",
                width="content")
-    st.caption(memory_words(shares, half, len(tokens[t]), roughness(memory_patches(model.model, order)),
-                            roughness(patches_of(image))))
+    rough = [roughness(memory_patches(model.model, order)),
+             roughness(drawn(model.model, random_directions(model.model, len(order)))),
+             roughness(drawn(model.model, tokens[t]))]
+    st.caption(memory_words(shares, half, len(tokens[t]), *rough))
     show_columns(st, {
         "rank": np.arange(1, len(order) + 1), "memory": order,
         "share of the Hopfield energy (%)": np.round(100 * shares, 2)},
         "energy_transformer_memory_numbers", title=f"The most used memories at step {t}")
 
 
-def patches_of(image: np.ndarray) -> np.ndarray:
-    """The image's patches (N, p, p, 3), row by row."""
-    G = image.shape[0] // PATCH
-    return np.asarray(image).reshape(G, PATCH, G, PATCH, -1).swapaxes(1, 2).reshape(-1, PATCH, PATCH, image.shape[-1])
+def compared(a: float, b: float) -> str:
+    """How roughness a stands to b, in words: within 20 % is "about as rough as"."""
+    if abs(a - b) <= 0.2 * b:
+        return "about as rough as"
+    return "rougher than" if a > b else "smoother than"
 
 
 def memory_words(shares: np.ndarray, half: int, tokens: int, rough_memories: float,
-                 rough_photo: float) -> str:
+                 rough_random: float, rough_tokens: float) -> str:
     """What the use of the memories and their pictures say, measured (shares: the most used
-    memories' shares, most first; half: how many make half the use; the roughness of the drawn
-    memories and of the photo's own patches, inspect.roughness)."""
+    memories' shares, most first; half: how many make half the use; the roughness
+    (inspect.roughness) of the drawn memories, and of random directions and of this image's
+    own tokens drawn the same way by the decoder, inspect.drawn)."""
     spread = (f"The most used holds {100 * shares[0]:.1f} % of it, these {len(shares)} together "
               f"{100 * shares.sum():.0f} %, and it takes {half} memories to make half")
     spread += (": no one memory is recalled, many each add a little." if shares[0] < 0.1 else ".")
-    look = (f"Neighbouring pixels of a drawn memory differ by {rough_memories:.2f} on average, "
-            f"those of this photo's patches by {rough_photo:.2f}")
-    look += (": the memories are far rougher than pieces of photos, features that add up rather "
-             "than patches to copy." if rough_memories > 2 * rough_photo else ".")
+    look = (f"Drawn by the same decoder, neighbouring pixels of these memories differ by "
+            f"{rough_memories:.2f} on average, those of random directions by {rough_random:.2f} "
+            f"and those of this image's own tokens by {rough_tokens:.2f}: the memories are "
+            f"{compared(rough_memories, rough_random)} random directions and "
+            f"{compared(rough_memories, rough_tokens)} the image's tokens. The drawing shows a "
+            "direction of the token space, not a patch the model stores.")
     return (f"A memory's use is its part of the Hopfield energy, ½ Σ_B relu(ξ·g_B)² over the "
             f"{tokens} tokens: the parts add up to −E_HN. {spread} (E_HN is a rectified form of the "
             f"quadratic energy of Hopfield's 1982 network, not a softmax: many memories add up, "
