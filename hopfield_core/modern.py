@@ -35,7 +35,11 @@ def k90(weights: np.ndarray, mass: float = K90_MASS) -> np.ndarray:
 
 
 def fixed_point_kind(weights: np.ndarray) -> str:
-    """"single" (k90 == 1), "global" (k90 covers nearly all N patterns) or "metastable"."""
+    """"single" (k90 == 1), "global" (k90 covers nearly all N patterns, at least 90 % of
+    them) or "metastable": the kinds of a fixed point of this network (DESIGN 3.3). Attention
+    heads are sorted by another rule, hopfield_core.heads.kinds (retrieval k90 <= 2, global
+    k90 >= N/2, as Ramsauer et al. read BERT's heads): every page that names a head's kind
+    uses that one, and says so."""
     p = np.asarray(weights)
     if p.ndim != 1:
         raise ValueError("fixed_point_kind takes the weights (N,) of one state")

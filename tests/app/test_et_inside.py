@@ -169,3 +169,28 @@ def test_during_play_the_look_inside_waits_and_says_so():
     assert not any("energy_transformer_attention" in c.proto.id for c in at.get("plotly_chart"))
     assert not any(m.value.startswith("**Patch ") for m in at.markdown)
     assert not at.exception
+
+
+def test_a_head_is_named_by_the_one_rule_for_attention_heads():
+    """Issue 43, item 2: 90 % of the weight on 49 of 63 patches (top 5 %, uniform 1.6 %) is
+    global, as on the heads page (k90 >= N/2) and in Ramsauer et al.'s class I; the ET's look
+    inside had called it metastable by the modern page's fixed-point rule (k90 >= 0.9 N)."""
+    from hopfield_core.heads import kinds
+    from hopfield_core.modern import fixed_point_kind
+
+    N, q = GRID * GRID, 0
+    w = np.zeros(N)
+    w[1:50] = 0.9 / 49
+    w[50:] = 0.1 / (N - 50)
+    w[1] += 0.05 - w[1]
+    w /= w.sum()
+    keys = np.delete(w, q)
+    assert k90(keys) == 49 and fixed_point_kind(keys) == "metastable"  # the other rule
+    (words,) = inside.head_words(w[None], np.ones((GRID, GRID), bool), q, self_out=True)
+    assert kinds.kind_name(49, 63) == "global"
+    assert words.startswith("Head 1 averages over half the patches or more (global): 90 % of "
+                            "its weight on 49 of 63 patches")
+    assert kinds.KIND_RULE in inside.KIND_WORDS
+    at = open_app("energy_transformer")
+    assert inside.KIND_WORDS in [c.value for c in at.caption]
+    assert not any("averages over nearly all" in m.value for m in at.markdown)

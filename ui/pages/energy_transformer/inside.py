@@ -18,7 +18,8 @@ from hopfield_core.et.inspect import (
     top_memories,
 )
 from hopfield_core.et.masks import show_masked
-from hopfield_core.modern import fixed_point_kind, k90
+from hopfield_core.heads import kinds
+from hopfield_core.modern import k90
 from ui.charts.chart_numbers import show_columns
 from ui.charts.pictures import image_png
 from ui.player.live_charts import live, live_image
@@ -36,8 +37,17 @@ PICK_PX = 240  # the picture's width
 OUTLINE = (0.83, 0.08, 0.35)  # the chosen patch's frame, the charts' red
 TOP = 24  # memories drawn
 COLUMNS = 8
-KINDS = {"single": "retrieves one patch", "metastable": "averages over a subset (metastable)",
-         "global": "averages over nearly all (global)"}  # hopfield_core.modern.fixed_point_kind
+# a head's kind by the one rule for attention heads (hopfield_core.heads.kinds), as "Inside a
+# trained Transformer" names them
+KINDS = {"retrieval": "retrieves (nearly) one patch (retrieval)",
+         "metastable": "averages over a subset (metastable)",
+         "global": "averages over half the patches or more (global)"}
+
+
+KIND_WORDS = ("A head's kind, by the one rule for attention heads that *Inside a trained "
+              "Transformer* uses too (the tokens here are the patches): " + kinds.KIND_RULE +
+              " The modern page names the fixed points of its own network by a stricter rule: "
+              "global there means at least 90 % of the patterns.")
 
 
 def place(q: int) -> str:
@@ -82,13 +92,15 @@ def picker(image: np.ndarray, mask: np.ndarray, q: int) -> None:
 
 
 def head_words(a: np.ndarray, mask: np.ndarray, q: int, self_out: bool) -> list[str]:
-    """One sentence a head: how many patches hold 90 % of its weight (k90, the modern page's
-    kinds), where its largest weight sits, and its share on the shown patches. a: (H, N)."""
+    """One sentence a head: how many patches hold 90 % of its weight (k90) and its kind by the
+    rule for attention heads (hopfield_core.heads.kinds), where its largest weight sits, and its
+    share on the shown patches. a: (H, N)."""
     shown = ~np.asarray(mask, dtype=bool).ravel()
     out = []
     for h, w in enumerate(a):
         keys = np.delete(w, q) if self_out else w
-        k, kind = k90(keys), fixed_point_kind(keys)
+        k = k90(keys)
+        kind = kinds.kind_name(k, len(keys))
         top = int(np.argmax(w))
         where = "shown" if shown[top] else "hidden"
         out.append(f"Head {h + 1} {KINDS[kind]}: 90 % of its weight on {k} of {len(keys)} "
@@ -112,6 +124,7 @@ def attention_part(model, tokens: np.ndarray, mask: np.ndarray, image: np.ndarra
         "shown, so its token does not move" if model.cfg.clamp_visible else "shown")
     st.markdown(f"**Patch {place(q)}** ({status}), at step {t}:\n\n" + "\n".join(
         f"- {s}" for s in head_words(a, mask, q, not model.cfg.attend_to_self)))
+    st.caption(KIND_WORDS)
     show_columns(st, {
         "patch": [place(b) for b in range(a.shape[1])],
         "hidden": [bool(v) for v in mask.ravel()],
