@@ -190,7 +190,8 @@ def test_a_head_is_named_by_the_one_rule_for_attention_heads():
     assert kinds.kind_name(49, 63) == "global"
     assert words.startswith("Head 1 averages over half the patches or more (global): 90 % of "
                             "its weight on 49 of 63 patches")
-    assert kinds.KIND_RULE in inside.KIND_WORDS
+    assert f"retrieval: k90 <= {kinds.RETRIEVAL_MAX_K90}; global: k90 >= N/2" in inside.KIND_WORDS
+    assert kinds.global_min_k90(63) == 32  # N/2 of the 63 patches a head looks at
     at = open_app("energy_transformer")
     assert inside.KIND_WORDS in [c.value for c in at.caption]
     assert not any("averages over nearly all" in m.value for m in at.markdown)

@@ -44,10 +44,12 @@ KINDS = {"retrieval": "retrieves (nearly) one patch (retrieval)",
          "global": "averages over half the patches or more (global)"}
 
 
-KIND_WORDS = ("A head's kind, by the one rule for attention heads that *Inside a trained "
-              "Transformer* uses too (the tokens here are the patches): " + kinds.KIND_RULE +
-              " The modern page names the fixed points of its own network by a stricter rule: "
-              "global there means at least 90 % of the patterns.")
+KIND_WORDS = ("A head's kind here is that of this patch's attention, by the one rule for "
+              "attention heads that *Inside a trained Transformer* uses too (there a head is "
+              "named by its median over its queries): k90 is the fewest of the N patches holding "
+              f"90 % of the weight; retrieval: k90 <= {kinds.RETRIEVAL_MAX_K90}; global: k90 >= "
+              "N/2; metastable: in between. The modern page names the fixed points of its own "
+              "network by a stricter rule: global there means at least 90 % of the patterns.")
 
 
 def place(q: int) -> str:
