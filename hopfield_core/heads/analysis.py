@@ -28,6 +28,11 @@ class LayerHeads:
     fixed_k90: np.ndarray     # (H, N) ints: at the fixed point reached from that query
     iterations: np.ndarray    # (H, N) updates to converge
     converged: np.ndarray     # (H, N) bool
+    # (H, N) bool: the key holding the most weight is the head's longest key (largest |k|),
+    # after one step and at the fixed point. After the first update the state is a blend of
+    # keys, so the weights compare keys with keys: long keys pull (issue 43)
+    one_step_longest: np.ndarray
+    fixed_longest: np.ndarray
 
     @property
     def one_step_pair_kind(self) -> np.ndarray:  # (H, N) kind codes
@@ -54,6 +59,14 @@ class LayerHeads:
         return kinds.kind_codes(self.fixed_head_k90, self.N)
 
     @property
+    def one_step_retrieval(self) -> np.ndarray:  # (H, N) bool: a retrieval pair after one step
+        return self.one_step_pair_kind == kinds.RETRIEVAL
+
+    @property
+    def fixed_retrieval(self) -> np.ndarray:     # (H, N) bool
+        return self.fixed_pair_kind == kinds.RETRIEVAL
+
+    @property
     def changed(self) -> np.ndarray:             # (H, N) bool: the pair's kind changed
         return self.one_step_pair_kind != self.fixed_pair_kind
 
@@ -77,11 +90,66 @@ def analyse_layer(Q, K, beta: float | None = None, tol: float = fixed_point.TOL,
         raise ValueError(f"a layer's queries and keys must have one shape (H, N, d), got "
                          f"{Q.shape} and {K.shape}")
     beta = default_beta(Q.shape[2]) if beta is None else float(beta)
-    one = kinds.k90(kinds.attention_weights(Q, K, beta))          # (H, N)
+    longest = longest_key(K)[:, None]                             # (H, 1)
+    P = kinds.attention_weights(Q, K, beta)                       # (H, N, N)
+    one, one_longest = kinds.k90(P), np.argmax(P, axis=-1) == longest  # (H, N) each
+    del P  # freed before the iteration: the peak stays analyse_bytes'
     fp = fixed_point.iterate(Q, K, beta, tol=tol, max_iter=max_iter)
     return LayerHeads(N=K.shape[1], beta=beta, one_step_k90=np.asarray(one),
                       fixed_k90=np.asarray(kinds.k90(fp.weights)),
-                      iterations=fp.iterations, converged=fp.converged)
+                      iterations=fp.iterations, converged=fp.converged,
+                      one_step_longest=one_longest,
+                      fixed_longest=np.argmax(fp.weights, axis=-1) == longest)
+
+
+def top_keys(Q, K, beta: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One head's queries Q and keys K (N, d): the key each query puts its most weight on after
+    one step and at the fixed point of the head's update, (N,) indices each."""
+    Q, K = np.asarray(Q, dtype=np.float64), np.asarray(K, dtype=np.float64)
+    beta = default_beta(Q.shape[-1]) if beta is None else float(beta)
+    one = np.argmax(kinds.attention_weights(Q, K, beta), axis=-1)
+    fixed = np.argmax(fixed_point.iterate(Q, K, beta).weights[0], axis=-1)
+    return one, fixed
+
+
+def key_rank(K: np.ndarray, j: int) -> int:
+    """Where key j stands among the keys K (N, d) by length: 1 for the longest."""
+    norms = np.einsum("nd,nd->n", np.asarray(K, dtype=np.float64), np.asarray(K, dtype=np.float64))
+    return int(np.sum(norms > norms[j])) + 1
+
+
+def longest_key(K: np.ndarray) -> np.ndarray:
+    """Each head's longest key (the largest |k_j|): (H, N, d) -> (H,) indices."""
+    return np.argmax(np.einsum("hnd,hnd->hn", K, K), axis=-1)
+
+
+PAIR_FIELDS = ("one_step_k90", "fixed_k90", "iterations", "converged", "one_step_longest",
+               "fixed_longest")  # LayerHeads' (H, N) arrays, one entry per (head, token) pair
+
+
+@dataclass(frozen=True)
+class LongestPull:
+    """How often a retrieval pair (k90 <= 2) lands on its head's longest key, after one step
+    and at the fixed point, beside chance (1/N)."""
+
+    one_step: float   # share of the one-step retrieval pairs whose top key is the longest
+    fixed: float      # the same at the fixed point
+    one_step_pairs: int
+    fixed_pairs: int
+    chance: float
+
+
+def longest_pull(layers: list[LayerHeads]) -> LongestPull:
+    """The pull of the longest keys over a model's (or a pooled set's) retrieval pairs."""
+    def share(retrieval, longest):
+        n = sum(int(r.sum()) for r in retrieval)
+        hit = sum(int((r & g).sum()) for r, g in zip(retrieval, longest))
+        return (hit / n if n else 0.0), n
+
+    one, n_one = share([a.one_step_retrieval for a in layers],
+                       [a.one_step_longest for a in layers])
+    fixed, n_fixed = share([a.fixed_retrieval for a in layers], [a.fixed_longest for a in layers])
+    return LongestPull(one, fixed, n_one, n_fixed, 1.0 / layers[0].N)
 
 
 def analyse_model(layers, beta: float | None = None, tol: float = fixed_point.TOL,
@@ -96,8 +164,7 @@ def split_inputs(layer: LayerHeads, B: int) -> list[LayerHeads]:
     """A layer analysed for B inputs at once, their heads stacked (B H, N) (the heads are
     independent), as B LayerHeads of H heads each."""
     part = lambda a: np.asarray(a).reshape(B, -1, *np.shape(a)[1:])  # noqa: E731 - (B, H, N)
-    arrays = {name: part(getattr(layer, name))
-              for name in ("one_step_k90", "fixed_k90", "iterations", "converged")}
+    arrays = {name: part(getattr(layer, name)) for name in PAIR_FIELDS}
     return [LayerHeads(N=layer.N, beta=layer.beta, **{n: a[b] for n, a in arrays.items()})
             for b in range(B)]
 
@@ -113,9 +180,8 @@ def pooled(inputs: list[list[LayerHeads]]) -> list[LayerHeads]:
     out = []
     for layers in zip(*inputs):
         cat = lambda name: np.concatenate([getattr(a, name) for a in layers], axis=1)  # noqa: E731
-        out.append(LayerHeads(N=layers[0].N, beta=layers[0].beta, one_step_k90=cat("one_step_k90"),
-                              fixed_k90=cat("fixed_k90"), iterations=cat("iterations"),
-                              converged=cat("converged")))
+        out.append(LayerHeads(N=layers[0].N, beta=layers[0].beta,
+                              **{name: cat(name) for name in PAIR_FIELDS}))
     return out
 
 
@@ -131,6 +197,7 @@ class KindsTable:
     converged_share: np.ndarray    # (L,)
     paper_one_step: np.ndarray     # (L, 4) heads per class of the paper (kinds.PAPER_CLASSES)
     paper_fixed: np.ndarray        # (L, 4)
+    pull: "LongestPull"            # how often retrieval pairs land on their head's longest key
 
     @property
     def total_one_step(self) -> np.ndarray:  # (3,)
@@ -159,7 +226,8 @@ def kinds_table(layers: list[LayerHeads]) -> KindsTable:
         paper_one_step=np.stack([count(kinds.paper_class_codes(a.one_step_head_k90, a.N), classes)
                                  for a in layers]),
         paper_fixed=np.stack([count(kinds.paper_class_codes(a.fixed_head_k90, a.N), classes)
-                              for a in layers]))
+                              for a in layers]),
+        pull=longest_pull(layers))
 
 
 def changed_share(layers: list[LayerHeads]) -> float:

@@ -91,7 +91,8 @@ def text_of(at) -> str:
       "after the one step the Transformer takes and at the fixed point of its Hopfield update",
       "the head then averages its values, not its keys", "this page runs it, the Transformer "
       "does not", "(Ramsauer et al.'s eq. 2, with its constants), the keys $k_j$ as the stored "
-      "patterns", "into **four** classes, at N/2, N/8 and N/32 of the N tokens"],
+      "patterns", "into **four** classes, at N/2, N/8 and N/32 of the N tokens",
+      "At the fixed point keys are compared with keys and long keys pull"],
      ["One attention step is one Hopfield update",
       "which of the three kinds of fixed point each head reaches",
       "each further step applies the update", "as this page does"]),

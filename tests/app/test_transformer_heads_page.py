@@ -355,3 +355,47 @@ def test_the_energy_shown_is_ramsauers_with_the_keys_as_patterns():
               + np.log(len(k)) / beta + 0.5 * np.max(np.sum(k * k, axis=1)))
     assert shown[0] == pytest.approx(direct, rel=1e-5)
     assert np.all(np.diff(shown) <= 1e-9 * np.abs(shown[:-1]))  # never rises
+
+
+def test_the_pull_of_the_longest_key_is_said_and_shown():
+    """Issue 43, item 1: at the fixed point the weights compare keys with keys and long keys
+    pull; the page says how often the retrieval pairs end on their head's longest key (one
+    step against fixed point, beside chance), on the input and held out, and the head view
+    says where its query ends against the head's longest key, computed here directly."""
+    at = open_app(PAGE, {"view": "model"})
+    heads = core_heads()
+    pull = analysis.longest_pull(heads)
+    assert pull.fixed > 3 * pull.one_step  # the default sentence: 49 % against 10 %
+    captions = " ".join(c.value for c in at.caption)
+    assert explain.pull_sentence(pull, "On this input") in captions
+    held = cache.heldout_table("minilm")[0]
+    assert explain.pull_sentence(held.pull, "Pooled") in captions
+    assert held.pull.fixed > 2 * held.pull.one_step
+    assert explain.PULL_WHY in [m.value for m in at.markdown]
+    text = " ".join(m.value for m in at.markdown)
+    for t in (held, cache.heldout_table("vit")[0]):  # the paper's section, both models
+        assert (f"Long keys pull: of the retrieval pairs, {100 * t.pull.one_step:.0f} % put their "
+                f"most weight on their head's longest key after one step, "
+                f"{100 * t.pull.fixed:.0f} % at the fixed point") in text
+
+    at = open_app(PAGE, {"layer": "0", "head": "0", "token": "1"})
+    inp = cache.text_input(DEFAULT_TEXT)
+    Q, K = inp.layers[0]
+    fp = fixed_point.iterate(Q[0], K[0], analysis.default_beta(inp.d))
+    land = np.argmax(fp.weights[0], axis=1)  # (N,) the token each query ends on
+    norms = np.linalg.norm(K[0], axis=1)
+    b = int(land[1])
+    words = " ".join(c.value for c in at.caption)
+    # the issue's example: L0 H0 sends all 17 queries to "mouse", the 3rd longest key
+    assert inp.tokens[b] == "mouse" and int(np.sum(land == b)) == inp.N == 17
+    assert int(np.sum(norms > norms[b])) + 1 == 3
+    assert f"on token {b} `mouse` at the fixed point, whose key is the 3rd longest of the " \
+           f"head's 17. At the fixed point 17 of this head's 17 queries end on that token" in words
+
+
+@pytest.mark.parametrize("n, said", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"),
+                                     (12, "12th"), (13, "13th"), (21, "21st"), (22, "22nd")])
+def test_ordinals_are_english(n, said):
+    from ui.pages.transformer_heads import head
+
+    assert head.ordinal(n) == said

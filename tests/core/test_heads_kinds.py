@@ -153,3 +153,51 @@ def test_the_tables_paper_classes_count_every_heads_median():
         want = [paper_class_by_hand(k, layer.N) for k in layer.fixed_head_k90]
         assert list(row) == [want.count(c) for c in kinds.PAPER_CLASSES]
     assert table.paper_one_step.sum() == table.paper_fixed.sum() == 8
+
+
+def test_the_longest_key_pull_is_counted_pair_by_pair():
+    """Issue 43, item 1: each (head, query) pair's top key after one step and at the fixed point
+    against its head's longest key, checked by a loop over the pairs."""
+    rng = np.random.default_rng(5)
+    Q, K = rng.normal(size=(3, 12, 6)), rng.normal(size=(3, 12, 6))
+    K[1, 4] *= 3  # one long key in head 1
+    layer = analysis.analyse_layer(Q, K)
+    beta = analysis.default_beta(6)
+    for h in range(3):
+        longest = int(np.argmax(np.linalg.norm(K[h], axis=1)))
+        one_top, fixed_top = analysis.top_keys(Q[h], K[h])
+        assert analysis.key_rank(K[h], longest) == 1
+        assert sorted(analysis.key_rank(K[h], j) for j in range(12)) == list(range(1, 13))
+        for i in range(12):
+            p = np.exp(beta * K[h] @ Q[h, i] - np.max(beta * K[h] @ Q[h, i]))
+            assert layer.one_step_longest[h, i] == (int(np.argmax(p)) == longest)
+            assert one_top[i] == int(np.argmax(p))
+            xi = Q[h, i]
+            for _ in range(2000):  # the head's update to its fixed point, written out
+                s = beta * K[h] @ xi
+                w = np.exp(s - s.max())
+                new = K[h].T @ (w / w.sum())
+                if np.max(np.abs(new - xi)) < 1e-10:
+                    break
+                xi = new
+            s = beta * K[h] @ xi
+            assert layer.fixed_longest[h, i] == (int(np.argmax(s)) == longest)
+            assert fixed_top[i] == int(np.argmax(s))
+    pull = analysis.longest_pull([layer])
+    retrieval = layer.fixed_retrieval
+    assert pull.fixed_pairs == int(retrieval.sum()) and pull.chance == 1 / 12
+    assert pull.fixed == pytest.approx((retrieval & layer.fixed_longest).sum() / retrieval.sum())
+
+
+def test_a_long_key_pulls_the_fixed_points_of_a_real_head():
+    """The default sentence through the MiniLM: at the fixed point about half the retrieval
+    pairs end on their head's longest key, after one step about a tenth (chance 1 in 17)."""
+    minilm = pytest.importorskip("hopfield_core.heads.minilm")
+    import importlib.util
+
+    if importlib.util.find_spec(minilm.PACKAGE) is None:
+        pytest.skip(f"the MiniLM wheel ({minilm.REQUIREMENT}) is the app's, not the core's")
+    text = "The cat sat on the mat because it was tired after chasing the mouse."
+    pull = analysis.longest_pull(analysis.analyse_model(minilm.load().read(text).layer_heads()))
+    assert pull.chance == pytest.approx(1 / 17)
+    assert pull.one_step < 2 * pull.chance < 0.3 < pull.fixed

@@ -16,7 +16,9 @@ LEDE = ("Every attention head of a Transformer weighs its tokens as a modern Hop
         "Hopfield update itself.) Here you look inside two trained models, on your own input, "
         "and ask which kind each head is, after the one step the Transformer takes and at the "
         "fixed point of its Hopfield update: **global** averaging over the whole input, a "
-        "**metastable** average over a subset, or **retrieval** of (nearly) a single token.")
+        "**metastable** average over a subset, or **retrieval** of (nearly) a single token. "
+        "At the fixed point keys are compared with keys and long keys pull: there a retrieval "
+        "is often the head's longest key, not the token the query asked for.")
 
 PAPER_LAYERS, PAPER_HEADS = 12, 12  # BERT-base, the model the paper read (not measured here)
 
@@ -51,6 +53,22 @@ def classes_at(N: int) -> str:
     where = (f"class IV would need a median k90 of at most {iv:.3g}: below 1, so no head can "
              "be in it" if iv < 1 else f"class IV is a median k90 of at most {iv:.3g}")
     return f"with {N} tokens {where}; this page's retrieval heads are the paper's class {classes}."
+
+
+PULL_WHY = ("Why the fixed point retrieves more often: after the first update the state is a "
+            "blend of keys, ξ₁ = Kᵀp₀, so from then on the weights are softmax(β K Kᵀ p): keys "
+            "are compared with keys, the query's own projection no longer enters, and long keys "
+            "pull. A fixed point's \"retrieval\" is then often the head's longest key, not the "
+            "token the query asked for; the one step the Transformer takes shows what the head "
+            "itself does.")
+
+
+def pull_sentence(pull, where: str) -> str:
+    """How often the retrieval pairs land on their head's longest key (analysis.LongestPull)."""
+    return (f"{where}, of the retrieval pairs (k90 <= 2), {100 * pull.one_step:.0f} % of "
+            f"{pull.one_step_pairs:,} after one step and {100 * pull.fixed:.0f} % of "
+            f"{pull.fixed_pairs:,} at the fixed point put their most weight on their head's "
+            f"longest key (by chance {100 * pull.chance:.0f} %).")
 
 
 def counts_sentence(counts, when: str) -> str:
@@ -96,12 +114,17 @@ def paper_and_here(minilm_shape, vit_shape, tables: dict) -> None:
             + counts_sentence(table.total_one_step, "one step").rstrip(".")
             + "; " + counts_sentence(table.total_fixed, "at the fixed point").lower()
             + f" {100 * changed:.0f} % of (token, head) pairs change kind when the head's update "
-            f"is iterated, and {100 * sharper_share(table):.0f} % of those get sharper (k90 falls).")
+            f"is iterated, and {100 * sharper_share(table):.0f} % of those get sharper (k90 falls). "
+            f"Long keys pull: of the retrieval pairs, "
+            f"{100 * table.pull.one_step:.0f} % put their most weight on their head's longest key "
+            f"after one step, {100 * table.pull.fixed:.0f} % at the fixed point (by chance "
+            f"{100 * table.pull.chance:.0f} %).")
     fewer = (f"{minilm_shape[0]} layers, not {PAPER_LAYERS}, " if minilm_shape is not None else "")
     st.markdown(
         "**Where they differ.** The paper looked at one attention step of BERT-base; a "
         "Transformer never iterates a head, so here you can also run each head's update to its "
-        "fixed point and see that one step is not the fixed point. The models differ too: the "
+        "fixed point and see that one step is not the fixed point, and that a fixed point's "
+        "retrieval says more about the keys' lengths than about the head. The models differ too: the "
         f"MiniLM has {fewer}and was trained for sentence embeddings; the ViT reads images, not "
         "words. The thresholds are this page's (a head's median k90 over its tokens), so the "
         "counts are not the paper's numbers.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from hopfield_core.heads import kinds
+from hopfield_core.heads import analysis, kinds
 from ui.charts import chart_numbers
 from ui.charts.figures import energy_curve
 from ui.player import play
@@ -62,6 +62,28 @@ ENERGY_LATEX = (r"E(\xi) = -\frac{1}{\beta}\log\sum_{j=1}^{N} e^{\beta\, k_j^\to
                 r"\quad M = \max_j |k_j|")
 
 
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+def landing_words(inp: Input, layer: int, head: int, token: int) -> str:
+    """Where this query puts its most weight after one step and at the fixed point, how long
+    that key is among the head's, and how many of the head's queries end on the same token:
+    at the fixed point keys are compared with keys, and long keys pull (issue 43)."""
+    Q, K = (np.asarray(a)[head] for a in inp.layers[layer])  # (N, d) each
+    one, fixed = analysis.top_keys(Q, K)
+    a, b = int(one[token]), int(fixed[token])
+    name = lambda j: f"token {j} {quoted(inp.tokens[j])}"  # noqa: E731
+    rank = analysis.key_rank(K, b)
+    longest = "the longest" if rank == 1 else f"the {ordinal(rank)} longest"
+    return (f"Its most weight sits on {name(a)} after one step and on {name(b)} at the fixed "
+            f"point, whose key is {longest} of the head's {inp.N}. At the fixed point "
+            f"{int(np.sum(fixed == b))} of this head's {inp.N} queries end on that token; after "
+            f"one step {int(np.sum(one == b))} put their most weight there.")
+
+
 def step_sentence(inp: Input, weights: np.ndarray, t: int, T: int, E: float) -> str:
     """What the bars show at step t, in words (plain text)."""
     k = kinds.k90(weights)
@@ -111,4 +133,5 @@ def section(inp: Input, input_key: str) -> None:
     st.caption(f"Blue bars: the k90 set, the fewest tokens holding 90 % of the attention. "
                f"This query {converged} after {T} updates: k90 goes from {first} "
                f"({kinds.kind_name(first, inp.N)}) to {last} ({kinds.kind_name(last, inp.N)}), "
-               f"and the energy from {E[0]:.6g} to {E[T]:.6g}.")
+               f"and the energy from {E[0]:.6g} to {E[T]:.6g}. "
+               + landing_words(inp, layer, head, token))

@@ -135,13 +135,20 @@ def head_map_section(inp: Input) -> None:
     fig = figures.head_map(codes, med, inp.N, f"Kinds {when}", height=110 + 28 * inp.L)
     charts.plot(st, fig, key=f"{PAGE}_map")
     counts = np.bincount(codes.ravel().astype(int), minlength=3)
+    pull = ""
+    if fixed:  # the fixed point's retrieval is often the longest key's pull, said beside it
+        pull = " " + explain.pull_sentence(analysis.longest_pull(list(inp.heads)),
+                                           "On this input") + " " + explain.PULL_WHY
     st.caption(f"Colours: {figures.kind_words()}; the number in a cell is the head's median "
                "k90. " + explain.rule() + " "
-               + explain.counts_sentence(counts, f"On this input, {when}"))
+               + explain.counts_sentence(counts, f"On this input, {when}") + pull)
     L, H = codes.shape
+    on_longest = np.stack([(a.fixed_longest if fixed else a.one_step_longest).sum(axis=1)
+                           for a in inp.heads])  # (L, H) queries whose top key is the longest
     chart_numbers.show_columns(st, {
         "layer": np.repeat(np.arange(L), H), "head": np.tile(np.arange(H), L),
-        "kind": [kinds.KINDS[c] for c in codes.ravel()], "median k90": med.ravel()},
+        "kind": [kinds.KINDS[c] for c in codes.ravel()], "median k90": med.ravel(),
+        f"queries on its longest key (of {inp.N})": on_longest.ravel()},
         key=f"{PAGE}_map_numbers", title="Every head's kind and median k90")
 
 
@@ -181,7 +188,8 @@ def model_section(inp: Input) -> None:
     st.caption(explain.counts_sentence(table.total_one_step, "In all, one step") + " "
                + explain.counts_sentence(table.total_fixed, "At the fixed point") +
                f" {100 * changed:.1f} % of the {sum(a.changed.size for a in inp.heads):,} "
-               "(token, head) pairs change kind.")
+               "(token, head) pairs change kind. "
+               + explain.pull_sentence(table.pull, "On this input"))
     held, share, n_inputs, n_tokens = cache.heldout_table(inp.model)
     what = (f"{n_inputs} windows of {n_tokens} tokens of held-out text" if inp.model == "minilm"
             else f"the {n_inputs} held-out digits")
@@ -189,7 +197,9 @@ def model_section(inp: Input) -> None:
     kinds_table(held, f"{PAGE}_kinds_heldout")
     st.caption(explain.counts_sentence(held.total_one_step, "In all, one step") + " "
                + explain.counts_sentence(held.total_fixed, "At the fixed point")
-               + f" {100 * share:.1f} % of (token, head) pairs change kind.")
+               + f" {100 * share:.1f} % of (token, head) pairs change kind. "
+               + explain.pull_sentence(held.pull, "Pooled"))
+    st.markdown(explain.PULL_WHY)
     st.markdown("**The paper's four classes**, beside this page's three kinds: the same heads "
                 "sorted by Ramsauer et al.'s cut-offs.")
     st.caption(kinds.PAPER_RULE + " Columns: one step (1), fixed point (fp).")
