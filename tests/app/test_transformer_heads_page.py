@@ -338,8 +338,6 @@ def test_the_energy_shown_is_ramsauers_with_the_keys_as_patterns():
     """Issue 43, item 8: the head view defines its energy (Ramsauer et al.'s eq. 2 with its
     constants, the head's keys as the stored patterns), and the curve it draws is that formula,
     computed here directly from the head's query and keys."""
-    from hopfield_core.heads import analysis
-
     from ui.pages.transformer_heads import head
 
     at = open_app(PAGE)
