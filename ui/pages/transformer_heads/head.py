@@ -57,9 +57,9 @@ def linked_step(run_key: str, T: int) -> None:
 
 
 # Ramsauer et al. 2020, eq. 2, with the head's keys as the stored patterns (fixed_point.energy)
-ENERGY_LATEX = (r"E(\xi) = -\frac{1}{\beta}\log\sum_{j=1}^{N} e^{\beta\, k_j^\top \xi}"
-                r" + \tfrac12\,\xi^\top\xi + \frac{1}{\beta}\log N + \tfrac12 M^2,"
-                r"\quad M = \max_j |k_j|")
+# (two lines: a phone's width, as the landscape page writes the same energy)
+ENERGY_LATEX = (r"\begin{aligned} E(\xi) = &-\frac1\beta \log\sum_{j=1}^{N} e^{\beta\, k_j^\top\xi}"
+                r" \\ &+ \tfrac12\,\xi^\top\xi + \frac1\beta\log N + \tfrac12 M^2 \end{aligned}")
 
 
 def ordinal(n: int) -> str:
@@ -104,7 +104,8 @@ def section(inp: Input, input_key: str) -> None:
                r"keys $K$ (one row per token) as the stored patterns and "
                r"$\beta = 1/\sqrt{d_{\text{head}}}$: this page runs it, the Transformer does not.")
     st.caption("The energy is that of this Hopfield network (Ramsauer et al.'s eq. 2, with its "
-               "constants), the keys $k_j$ as the stored patterns; the update never raises it:")
+               "constants), the keys $k_j$ as the stored patterns and $M = \\max_j |k_j|$ the "
+               "longest key's length; the update never raises it:")
     st.latex(ENERGY_LATEX)
     run = cache.settle(inp, layer, head, token)
     W, E, T = run.extras["weights"], run.energies, run.steps  # W (T+1, N), E (T+1,)
