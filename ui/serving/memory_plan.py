@@ -91,6 +91,7 @@ ENTRY_BOUNDED = {
     "ui.pages.transformer_heads.cache._minilm": (1, 88 * MB),  # 22.7 M float32 weights, one copy
     "ui.pages.transformer_heads.cache._vit": (1, 1 * MB),      # 136 k weights and 360 digits
     "ui.pages.transformer_heads.cache.heldout_table": (2, 4 * KB),  # a kinds table per model
+    "ui.pages.transformer_heads.cache.landing": (64, 2 * KB),  # two (N,) int64, N <= 128
 }
 
 

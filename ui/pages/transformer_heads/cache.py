@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+import numpy as np
 import streamlit as st
 
 from hopfield_core.heads import analysis, fixed_point, heldout
@@ -127,6 +128,15 @@ def settle(inp: Input, layer: int, head: int, token: int):
     Q, K = inp.layers[layer]
     beta = analysis.default_beta(inp.d)
     return fixed_point.settle(Q[head, token], K[head], beta)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)  # two (N,) int arrays: 2 KB at 128 tokens
+def landing(input_key: str, layer: int, head: int, _inp: Input) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of a head's queries puts its most weight after one step and at the fixed
+    point (analysis.top_keys), keyed by the input, the layer and the head: every query's
+    iteration runs once, not on every rerun of the head view."""
+    Q, K = _inp.layers[layer]
+    return analysis.top_keys(Q[head], K[head], analysis.default_beta(_inp.d))
 
 
 @st.cache_resource(max_entries=2, show_spinner="Analysing the held-out set...")  # 2 KB each

@@ -72,8 +72,8 @@ def landing_words(inp: Input, layer: int, head: int, token: int) -> str:
     """Where this query puts its most weight after one step and at the fixed point, how long
     that key is among the head's, and how many of the head's queries end on the same token:
     at the fixed point keys are compared with keys, and long keys pull (issue 43)."""
-    Q, K = (np.asarray(a)[head] for a in inp.layers[layer])  # (N, d) each
-    one, fixed = analysis.top_keys(Q, K)
+    K = np.asarray(inp.layers[layer][1])[head]  # (N, d) the head's keys
+    one, fixed = cache.landing(inp.key, layer, head, inp)
     a, b = int(one[token]), int(fixed[token])
     name = lambda j: f"token {j} {quoted(inp.tokens[j])}"  # noqa: E731
     rank = analysis.key_rank(K, b)
