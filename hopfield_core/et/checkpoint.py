@@ -46,12 +46,13 @@ def shipped_config(directory: Path = ASSET_DIR) -> ETConfig:
         return ETConfig()
 
 
-def shipped_eval(directory: Path = ASSET_DIR) -> dict:
+def shipped_eval(directory: Path = ASSET_DIR, part: str = "eval") -> dict:
     """The held-out evaluation a checkpoint's card reports (config.json's "eval": masked-patch
-    MSE of the ET, its start and the baselines; tests/core/test_et_shipped.py re-measures it),
-    or {} when the file is missing or damaged."""
+    MSE of the ET, its start and the baselines on the card's crops; part "eval_bench": on the
+    benchmark's; tests/core/test_et_shipped.py re-measures both), or {} when the file is
+    missing or damaged."""
     try:
-        found = json.loads((Path(directory) / CONFIG).read_text())["eval"]
+        found = json.loads((Path(directory) / CONFIG).read_text())[part]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
     return found if isinstance(found, dict) else {}

@@ -26,7 +26,7 @@ from . import checkpoint
 from .complete import pick_device
 from .config import ETConfig
 from .data import Sampler, held_out_set, load_photos, random_masks, shape_masks
-from .evaluation import EVAL_RATIO, baselines, evaluate
+from .evaluation import EVAL_RATIO, MASK_SEED, baselines, evaluate
 from .model import EnergyTransformer, patchify
 from .objective import FAR_GRAD_STEPS, FixedPointObjective, batch_loss
 from .photos import HELD_OUT_PHOTOS, TRAIN_PHOTOS
@@ -135,7 +135,7 @@ def build(args, cfg: ETConfig, init: EnergyTransformer | None, procs: Processes)
 def held_out(args, cfg: ETConfig) -> HeldOut:
     """The held-out crops with their masks (always the same: seed 99) and the baselines."""
     val = held_out_set(cfg.image_size, args.held_out_per_photo)
-    val_masks = random_masks(len(val), cfg.n_patches, EVAL_RATIO, torch.Generator().manual_seed(99))
+    val_masks = random_masks(len(val), cfg.n_patches, EVAL_RATIO, torch.Generator().manual_seed(MASK_SEED))
     base = baselines(val, val_masks, cfg.patch_size)
     print(f"held-out crops: {len(val)} from {HELD_OUT_PHOTOS}; baselines {base}", flush=True)
     return HeldOut(val, val_masks, base)
@@ -254,10 +254,11 @@ def training_record(args, cfg: ETConfig, procs: Processes, done: int, minutes: f
 
 
 def save(args, model: EnergyTransformer, extra: dict) -> None:
-    """The weights and config.json (checkpoint.save) and the model card, in --out."""
+    """The weights and config.json (checkpoint.save), scored afresh on the card's held-out crops
+    and the benchmark's (rescore, which writes the model card), in --out."""
     digest = checkpoint.save(model.cpu(), args.out, extra=extra)
-    from .card import write_model_card
-    write_model_card(args.out, extra, digest, argv_for_card(args))
+    from .rescore import rescore
+    rescore(args.out)
     print(f"saved {args.out} (sha256 {digest[:16]}...)", flush=True)
 
 

@@ -334,6 +334,9 @@ def test_training_can_start_from_a_checkpoint_and_change_its_dynamics(small_ckpt
     assert f"Started from the weights in `{directory}`" in card and f"--init {directory}" in card
     assert "--start harmonic" in card and "starts as its harmonic fill" in card
     assert "| harmonic fill, where the ET starts (each hidden pixel the mean of its neighbours) |" in card
+    meta = json.loads((tmp_path / "out" / checkpoint.CONFIG).read_text())  # scored by rescore
+    assert meta["eval"]["crops"] == 5 and meta["eval_bench"]["crops"] == 240
+    assert "crop by crop, biharmonic inpainting fills" in card and "On the 240 crops" in card
 
 
 @pytest.mark.parametrize("option", [["--dim", "16"], ["--memories", "5"], ["--energy-positions"]])

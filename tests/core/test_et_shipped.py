@@ -3,15 +3,16 @@ afresh: its answer is where the dynamics settle, its energy falls at every step,
 model card's figures are the ones a fresh evaluation gives.
 
 The held-out crops and masks are the card's: 12 fixed crops of each held-out photo
-(`held_out_set(size, 12)`), half the patches hidden at random (`random_masks`, seed 99)."""
+(`held_out_set(size, 12)`), half the patches hidden at random (`random_masks`, seed 99); and
+the benchmark's 240 (48 of each, config.json "eval_bench"), measured the way
+`python -m hopfield_core.et.rescore` measures them for the cards."""
 import json
 
 import pytest
-import torch
 
 from hopfield_core.et import checkpoint
-from hopfield_core.et.data import held_out_set, random_masks
-from hopfield_core.et.evaluation import EVAL_RATIO, baselines, evaluate
+from hopfield_core.et.rescore import BENCH_KEYS, held_out_scores
+from hopfield_core.et.standing import LEVEL
 
 # Issue 31's goal: at most 0.4 x mean fill's error, at rest. The default model is at 0.330 on
 # these crops (its card); the paper-start model, shipped beside it to show an ET drawing a whole
@@ -19,19 +20,28 @@ from hopfield_core.et.evaluation import EVAL_RATIO, baselines, evaluate
 MEAN_FILL_RATIO_AT_MOST = {"harmonic": 0.34, "paper": 0.50}
 
 
-@pytest.fixture(scope="module", params=sorted(checkpoint.MODELS))
-def scored(request):
+def needs_skimage():
     pytest.importorskip("skimage", reason="the held-out photos come from scikit-image (a test "
                         "dependency, requirements-dev.txt), not one of the core's")
+
+
+@pytest.fixture(scope="module", params=sorted(checkpoint.MODELS))
+def scored(request):
+    needs_skimage()
     name = request.param
     model = checkpoint.load(checkpoint.MODELS[name])
-    cfg = model.cfg
-    images = held_out_set(cfg.image_size, 12)
-    masks = random_masks(len(images), cfg.n_patches, EVAL_RATIO, torch.Generator().manual_seed(99))
-    ev = evaluate(model, images, masks, torch.device("cpu"))
-    ev.update(baselines(images, masks, cfg.patch_size))
+    ev = held_out_scores(model, 12)
     card = json.loads((checkpoint.MODELS[name] / checkpoint.CONFIG).read_text())
-    return name, cfg, ev, card
+    return name, model.cfg, ev, card
+
+
+@pytest.fixture(scope="module", params=sorted(checkpoint.MODELS))
+def bench_scored(request):
+    needs_skimage()
+    name = request.param
+    ev = held_out_scores(checkpoint.load(checkpoint.MODELS[name]), 48)
+    card = json.loads((checkpoint.MODELS[name] / checkpoint.CONFIG).read_text())
+    return name, ev, card
 
 
 def test_running_longer_does_not_make_the_completion_worse(scored):
@@ -63,11 +73,34 @@ def test_the_cards_figures_are_what_a_fresh_evaluation_gives(scored, key):
     assert ev[key] == pytest.approx(card["eval"][key], rel=0.01)
 
 
-def test_the_default_completion_beats_biharmonic_inpainting_on_the_cards_crops(scored):
-    name, _, ev, _ = scored
+def test_the_cards_crop_by_crop_count_is_what_a_fresh_evaluation_gives(scored):
+    """The card and the page say on how many of the card's crops biharmonic inpainting does
+    better (the default model: 39 of 60); one crop either way fails."""
+    _, _, ev, card = scored
+    assert card["eval"]["crops"] == ev["crops"] == 60
+    assert round(ev["biharmonic_better_share"] * 60) == round(card["eval"]["biharmonic_better_share"] * 60)
+
+
+@pytest.mark.parametrize("key", BENCH_KEYS)
+def test_the_cards_figures_on_the_benchmarks_crops_are_what_a_fresh_evaluation_gives(bench_scored, key):
+    """config.json "eval_bench": bench_et's 240 crops, where the default model's error is 1.00 x
+    biharmonic inpainting's (0.95 x on the card's 60)."""
+    _, ev, card = bench_scored
+    assert card["eval_bench"]["crops"] == ev["crops"] == 240
+    assert ev[key] == pytest.approx(card["eval_bench"][key], rel=0.01, abs=1 / 240)
+
+
+def test_the_default_model_is_about_level_with_biharmonic_inpainting_on_both_sets(bench_scored):
+    """What the card and the page say (hopfield_core/et/standing.py): within LEVEL of
+    biharmonic's error on the card's crops (their figures re-measured above) and on the
+    benchmark's (measured here), and biharmonic is better on more than half the crops of each
+    (so "about level", never "better than")."""
+    name, bench, card = bench_scored
     if name != "harmonic":
-        pytest.skip("the paper-start model is shipped to draw a whole hole, not to beat inpainting")
-    assert ev["et_mse"] < ev["biharmonic_mse"], (ev["et_mse"], ev["biharmonic_mse"])
+        pytest.skip("the paper-start model is behind biharmonic inpainting (its card says so)")
+    for e in (card["eval"], bench):
+        assert abs(e["et_mse"] / e["biharmonic_mse"] - 1) <= LEVEL
+        assert e["biharmonic_better_share"] > 0.5
 
 
 def test_the_descent_improves_on_where_it_starts(scored):

@@ -6,10 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from hopfield_core.et.config import ETConfig
+from hopfield_core.et.standing import biharmonic_words
 from ui.settings.modes import presenter
 from ui.shell import heading, layout
 
-from .settings import EVALS, MAX_STEPS, PATCH, SIZE
+from .settings import BENCH_EVALS, EVALS, MAX_STEPS, PATCH, SIZE
 
 TITLE = "The Energy Transformer"
 LEDE = ("A Transformer block run as an energy descent fills in the hidden patches of a "
@@ -48,7 +49,7 @@ def explain(cfg, name: str) -> None:
         "the model was trained. The answer should be where "
         "the descent settles; the sentence under the curves says whether it is, for this image."
     )
-    text.markdown(held_out_words(cfg, EVALS.get(name, {})))
+    text.markdown(held_out_words(cfg, EVALS.get(name, {}), BENCH_EVALS.get(name)))
     with eq:
         st.latex(r"g = \gamma\,\frac{x - \overline{x}}{\sqrt{\mathrm{var}(x) + \epsilon}} + \delta")
         st.latex(attention_latex(cfg))
@@ -72,28 +73,29 @@ def explain(cfg, name: str) -> None:
                "projections; the ET descends an energy in which all tokens attend to each other.")
 
 
-def held_out_words(cfg: ETConfig, ev: dict) -> str:
+def held_out_words(cfg: ETConfig, ev: dict, bench: dict | None = None) -> str:
     """What the model's descent does on the photos it never saw, from its card's evaluation (ev:
-    checkpoint.shipped_eval; '' without one): its error beside where it starts and beside the
-    two baselines, and plainly whether the descent or the start does the work."""
+    checkpoint.shipped_eval, bench: its "eval_bench"; '' without ev): its error beside where it
+    starts and beside the two baselines, and plainly whether the descent or the start does the work."""
     need = ("et_mse", "mean_fill_mse", "biharmonic_mse", "harmonic_mse")
     if not all(isinstance(ev.get(k), (int, float)) and ev[k] > 0 for k in need):
         return ""
-    et, mean, bih = ev["et_mse"], ev["mean_fill_mse"], ev["biharmonic_mse"]
+    et, mean = ev["et_mse"], ev["mean_fill_mse"]
+    against = (biharmonic_words(ev, bench, these="the card's") or
+               f"at {et / ev['biharmonic_mse']:.2f} x the error of biharmonic inpainting")
     versus = (f"**On photos it never saw** (the card's held-out crops, half the patches hidden at "
-              f"random) this model's error is {et / mean:.2f} x the mean fill's and "
-              f"{et / bih:.2f} x biharmonic inpainting's, a classical method with no learning")
+              f"random) this model's error is {et / mean:.2f} x the mean fill's, and it is "
+              f"{against}. Biharmonic inpainting is a classical method with no learning")
     if cfg.start == "harmonic":
         start = ev["harmonic_mse"]
         share = 1 - et / start
-        return (f"{versus}. Most of that is its start's: the harmonic fill alone is at "
+        return (f"{versus}. Most of the model's accuracy is its start's: the harmonic fill alone is at "
                 f"{start / mean:.2f} x the mean fill's, and the descent lowers its error by only "
                 f"{100 * share:.1f} % overall. On some single images it makes the error "
                 "worse (the second example under *Try this*). It does the work on the mask-token "
                 "model, where it draws the whole hole.")
-    return (f"{versus}. Its descent does all the work, drawing every hidden patch from the mask "
-            f"token, and yet it ends {'behind' if et > bih else 'ahead of'} that classical method"
-            + (" and behind the harmonic fill the other model starts from." if et > ev["harmonic_mse"]
+    return (f"{versus}. This model's descent does all the work, drawing every hidden patch from the mask token"
+            + (", and yet it ends behind the harmonic fill the other model starts from." if et > ev["harmonic_mse"]
                else "."))
 
 

@@ -16,6 +16,7 @@ from ui.store import uploads
 SHIPPED = shipped_config()  # the default model's sizes and dynamics, from assets/et/config.json
 CONFIGS = {name: shipped_config(folder) for name, folder in MODELS.items()}
 EVALS = {name: shipped_eval(folder) for name, folder in MODELS.items()}  # the cards' held-out figures
+BENCH_EVALS = {name: shipped_eval(folder, "eval_bench") for name, folder in MODELS.items()}  # bench_et's 240 crops
 MODEL_NAMES = {"harmonic": "harmonic fill, refined (this project)",
                "paper": "mask token, drawn by the descent (the paper)"}
 SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
