@@ -81,11 +81,16 @@ def test_junk_in_every_field_gives_plain_messages_and_a_clean_link(page, junk):
     at = open_app(page, query={key: raw for key in fields})
     assert not at.exception, at.exception
     notes = [w.value for w in at.warning]
+    drawn = {w.key for w in at.selectbox}
     for key, f in fields.items():
         value, problem = f.parse(raw)
-        if problem:  # named, with the value used instead
+        # past any store: the pattern widget says so, on a page that draws it
+        owner = SIDEBAR if key in SIDEBAR.fields else PAGES[page]
+        past = f.kind == "pick" and value > f.hi and owner.state_key(key) in drawn
+        if problem or past:  # named, with the value used instead
             assert any(f"The link sets {key} = " in n for n in notes), (page, junk, key)
-        assert qp(at, key) == f.shown(value if not problem else f.parse(qp(at, key))[0])
+        assert qp(at, key) == f.shown(value if not (problem or past) else f.parse(qp(at, key))[0]) or (
+            f.kind == "pick" and value > f.hi)  # resolved on the page that draws it
         assert f.parse(qp(at, key))[1] is None, (key, qp(at, key))  # the address bar is clean
     for note in notes:  # the user's text is inert: only inside code spans, never as markup
         bare = outside_code(note)
@@ -187,9 +192,21 @@ def test_a_link_that_names_patterns_the_store_lacks_says_so():
     at = open_app("landscape", query={"presets": "letters/A,letters/B,letters/C",
                                       "view": "slice", "sa": "7", "sb": "0"})
     notes = " ".join(w.value for w in at.warning)
-    assert "The link sets sa = 7 (From pattern x_a (t = 0)): pattern 8, which the store does " \
+    assert "The link sets sa = `7` (From pattern x_a (t = 0)): pattern 8, which the store does " \
            "not hold (3 stored); using pattern 1." in notes
     assert qp(at, "sa") == "0"
+
+
+@pytest.mark.parametrize("raw, which", [("40", "a pattern past the last of any store (40)"),
+                                        ("1e40", "a pattern past the last of any store (40)"),
+                                        ("5", "pattern 6, which the store does not hold")])
+def test_a_pattern_the_store_lacks_is_one_message(raw, which):
+    """Issue 44: `/classical?q_index=40` said "using pattern 40" and then that the store does
+    not hold pattern 40, "using pattern 1": one sentence now, naming what is used."""
+    at = open_app("classical", query={"presets": "letters/A,letters/B,letters/C", "q_index": raw})
+    notes = [w.value for w in at.warning if "q_index" in w.value]
+    assert notes == [f"The link sets q_index = `{raw}` (Start from pattern): {which} (3 stored); "
+                     "using pattern 1."], notes
 
 
 def test_no_page_reads_the_link_itself():

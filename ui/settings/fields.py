@@ -7,6 +7,7 @@ and `Kept` build them. No streamlit here: a link can be checked without an app
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -14,6 +15,13 @@ from ui.serving.text import escaped, quoted
 
 MAX_RAW = 40  # characters of a link value worth reading: no setting needs more
 HIDE = "_hide"
+UNREADABLE = "could not be read as this setting"  # a parser's failure without a reason of its own
+
+
+class LinkValueError(ValueError):
+    """Why a link's text cannot be this setting, in words for the page: what a custom field's
+    parser raises. Any other error of a parser is named only as UNREADABLE, so that no Python
+    message ("invalid literal for int() ...") reaches a page."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,12 @@ class Field:
             return self.writer(value)
         return str(value)
 
+    def bounds(self) -> str:
+        """The range of a number, a pick or a range field, as a message writes it: "0 to 7"."""
+        if self.kind in ("int", "pick", "range"):
+            return f"{int(self.lo)} to {int(self.hi)}"
+        return f"{float(self.lo):g} to {float(self.hi):g}"
+
     def label_of(self, value) -> str:
         """A value as a sentence names it: never empty (an empty list or text is "none")."""
         if self.kind == "multi":
@@ -89,8 +103,10 @@ class Field:
         if self.kind == "custom":
             try:
                 return self.parser(text), None
-            except ValueError as e:
+            except LinkValueError as e:
                 return self.default, f"could not be read ({escaped(e)})"
+            except (ValueError, TypeError, ArithmeticError, LookupError):
+                return self.default, UNREADABLE
         if self.kind == "multi":
             return self._parse_many(text)
         if self.kind == "range":
@@ -125,10 +141,12 @@ class Field:
             if number != int(number):
                 return self.default, "is not a whole number"
             number = int(number)
+        if self.kind == "pick" and number > self.hi:  # past any store's patterns: the widget says
+            return int(self.hi) + 1, None             # so, knowing how many this store holds
         if not self.lo <= number <= self.hi:
             clamped = min(max(number, self.lo), self.hi)
             value = self._snap(clamped)
-            return value, f"is outside {self.shown(self.lo)} to {self.shown(self.hi)}"
+            return value, f"is outside {self.bounds()}"
         value = self._snap(number)
         if (self.options or self.widget == "slider") and not math.isclose(value, number, rel_tol=1e-9, abs_tol=1e-12):
             return value, "is not a step of the slider: the nearest step it is"
@@ -136,13 +154,13 @@ class Field:
 
     def _parse_range(self, text: str):
         """range: "a,b", whole numbers with lo <= a <= b <= hi."""
-        try:
-            a, b = (int(p) for p in text.split(","))
-        except ValueError:
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) != 2 or not all(re.fullmatch(r"[+-]?[0-9]{1,9}", p) for p in parts):
             return self.default, "is not two whole numbers a,b"
+        a, b = (int(p) for p in parts)
         if not self.lo <= min(a, b) <= max(a, b) <= self.hi:
-            a, b = (min(max(v, self.lo), self.hi) for v in (a, b))
-            return (min(a, b), max(a, b)), f"is outside {self.shown(self.lo)} to {self.shown(self.hi)}"
+            a, b = (int(min(max(v, self.lo), self.hi)) for v in (a, b))
+            return (min(a, b), max(a, b)), f"is outside {self.bounds()}"
         if a > b:
             return (b, a), "has its ends the wrong way round"
         return (a, b), None

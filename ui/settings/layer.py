@@ -100,6 +100,8 @@ class Settings:
             values[sk] = value
             st.session_state.pop(sk, None)  # the widget starts from the link's value
             st.session_state.setdefault("_settings_from_link", set()).add(sk)
+            if f.kind == "pick":  # its message, if the store lacks the pattern, quotes the link
+                st.session_state.setdefault("_settings_link_text", {})[sk] = (name, raw)
 
     def link(self) -> dict[str, str]:
         out = {key: text for key, f in self.fields.items()
@@ -155,6 +157,11 @@ class Settings:
         f, sk = self.fields[key], self.state_key(key)
         values = _values()
         values.setdefault(sk, f.default)
+        if f.widget == "pick":  # shown or hidden, a pattern the store holds
+            held = _held_pattern(f, sk, st.session_state.get(sk, values[sk]), list(kw["options"]))
+            values[sk] = held
+            if sk in st.session_state:
+                st.session_state[sk] = held
         if self.hidden(key):
             st.session_state.pop(sk, None)
             lesson_line.reached(self, key)  # named in the lesson's line instead
@@ -176,22 +183,29 @@ class Settings:
 # each draws field f in `where` (st or a column) with the widget's keyword arguments `kw`
 # (its key, its help, and what the page passed to `show`) and returns the widget's value
 
-def _pick(where, f: Field, kw: dict):
-    """A stored pattern: a pattern the store does not hold (any more) gives way to one it does;
-    if the link named it, a message says so."""
-    options, sk = list(kw.pop("options")), kw["key"]  # the store's patterns, given by the page
+def _held_pattern(f: Field, sk: str, value: int, options: list) -> int:
+    """A stored pattern the store holds: one it does not hold (any more) gives way to one it
+    does; if the link named it, one message says so (the link's reading leaves a whole number
+    past the store's patterns to this check, which knows how many there are)."""
     from_link = st.session_state.setdefault("_settings_from_link", set())
-    if st.session_state[sk] not in options and options:
+    if value not in options and options:
         if sk in from_link:  # the link names a pattern the store does not hold
             fallback = min(f.default, len(options) - 1)
-            _note(f"The link sets {f.key} = {int(st.session_state[sk])} "
-                  f"({f.label}): pattern {int(st.session_state[sk]) + 1}, which the store "
-                  f"does not hold ({len(options)} stored); using pattern {fallback + 1}.")
+            name, raw = st.session_state.get("_settings_link_text", {}).get(sk, (f.key, str(value)))
+            which = (f"pattern {int(value) + 1}, which the store does not hold" if value <= f.hi
+                     else f"a pattern past the last of any store ({int(f.hi) + 1})")
+            _note(f"The link sets {name} = {quoted(raw)} ({f.label}): {which} ({len(options)} "
+                  f"stored); using pattern {fallback + 1}.")
         else:  # the user removed patterns: the nearest that is left
             fallback = len(options) - 1
-        st.session_state[sk] = fallback
+        value = fallback
     from_link.discard(sk)
-    return where.selectbox(f.label, options, **kw)
+    return value
+
+
+def _pick(where, f: Field, kw: dict):
+    """A stored pattern, out of the store's (show has made the value one of them)."""
+    return where.selectbox(f.label, list(kw.pop("options")), **kw)
 
 
 WIDGETS: dict[str, Callable] = {

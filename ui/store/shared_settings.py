@@ -8,7 +8,7 @@ from __future__ import annotations
 from hopfield_core.drawing import SIZES
 from hopfield_core.images import CORRUPTIONS
 from ui.settings import modes
-from ui.settings.fields import Choice, Custom, Flag, Float, Int, Kept, Pick
+from ui.settings.fields import Choice, Custom, Flag, Float, Int, Kept, LinkValueError, Pick
 from ui.settings.layer import Settings
 
 from . import store
@@ -28,11 +28,11 @@ def read_flips(text: str) -> tuple[int, ...]:
     try:
         pixels = sorted({int(p) for p in text.split(",")})
     except ValueError:
-        raise ValueError("it should be whole numbers separated by commas") from None
+        raise LinkValueError("it should be whole numbers separated by commas") from None
     if pixels[0] < 0 or pixels[-1] >= max(SIZES) ** 2:
-        raise ValueError(f"a pixel index runs from 0 to {max(SIZES) ** 2 - 1}")
+        raise LinkValueError(f"a pixel index runs from 0 to {max(SIZES) ** 2 - 1}")
     if len(pixels) > MAX_FLIPS:
-        raise ValueError(f"at most {MAX_FLIPS} pixels can be flipped by hand")
+        raise LinkValueError(f"at most {MAX_FLIPS} pixels can be flipped by hand")
     return tuple(pixels)
 
 SIDEBAR = Settings("sidebar", [

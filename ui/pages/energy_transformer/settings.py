@@ -9,7 +9,7 @@ from hopfield_core.et.checkpoint import MODELS, shipped_config, shipped_eval
 from hopfield_core.et.masks import random_mask
 from hopfield_core.et.photos import held_out
 from hopfield_core.presets import photo_names
-from ui.settings.fields import Choice, Custom, Float, Int, Range
+from ui.settings.fields import Choice, Custom, Float, Int, LinkValueError, Range
 from ui.settings.layer import Settings
 from ui.store import uploads
 
@@ -39,13 +39,13 @@ def mask_text(mask) -> str:
 
 def read_mask(text: str) -> str:
     if not re.fullmatch(r"[0-9a-fA-F]{%d}" % (GRID * GRID // 4), text):
-        raise ValueError(f"it should be {GRID * GRID // 4} hexadecimal digits, one bit a patch")
+        raise LinkValueError(f"it should be {GRID * GRID // 4} hexadecimal digits, one bit a patch")
     return text.lower()
 
 
 def read_device(text: str) -> str:
     if text.lower() not in DEVICES:
-        raise ValueError(f"it should be one of {', '.join(DEVICES)}")
+        raise LinkValueError(f"it should be one of {', '.join(DEVICES)}")
     return text.lower()
 
 
@@ -56,9 +56,9 @@ def read_upload(text: str) -> str:
     if not text:
         return text
     if not uploads.is_key(text):
-        raise ValueError("it does not name an uploaded image")
+        raise LinkValueError("it does not name an uploaded image")
     if not uploads.default_store().open_link(text):
-        raise ValueError(f"this server does not have that image: uploads are kept for "
+        raise LinkValueError(f"this server does not have that image: uploads are kept for "
                          f"{uploads.MAX_AGE_S // 86400} days, on the server they were uploaded "
                          "to; upload it again")
     return text

@@ -3,7 +3,7 @@ ui.settings.layer."""
 from __future__ import annotations
 
 from hopfield_core import landscape as core
-from ui.settings.fields import Choice, Custom, Float, Int, Multi, Pick, Steps
+from ui.settings.fields import Choice, Custom, Float, Int, LinkValueError, Multi, Pick, Steps
 from ui.settings.layer import Settings
 from ui.store.store import MAX_PATTERNS
 
@@ -22,7 +22,10 @@ AXES = {"overlap": "overlap m with a pattern", "hamming": "Hamming distance to i
 def read_points(text: str) -> tuple:
     """The link's `pts`: "x,y;x,y;..." (2 to 6 points), checked by the core."""
     cells = [row.split(",") for row in text.split(";") if row.strip()]
-    return tuple(tuple(p) for p in core.parse_points(cells).tolist())
+    try:
+        return tuple(tuple(p) for p in core.parse_points(cells).tolist())
+    except ValueError as e:  # the core's own sentence, naming the bad cell
+        raise LinkValueError(str(e)) from None
 
 
 def write_points(points) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ui.settings.fields import Choice, Custom, Int, Steps
+from ui.settings.fields import Choice, Custom, Int, LinkValueError, Steps
 from ui.settings.layer import Settings
 
 VIEWS = {"plane": "Points in the plane", "images": "Your images"}
@@ -25,14 +25,17 @@ def read_points(text: str) -> tuple:
     """The link's `pts`: "x,y;x,y;..." (up to MAX_MY_POINTS finite points in the box)."""
     rows = [r.split(",") for r in text.split(";") if r.strip()]
     if len(rows) > MAX_MY_POINTS:
-        raise ValueError(f"at most {MAX_MY_POINTS} points")
+        raise LinkValueError(f"at most {MAX_MY_POINTS} points")
     out = []
     for r in rows:
         if len(r) != 2:
-            raise ValueError("each point is two numbers, x,y")
-        x, y = float(r[0]), float(r[1])
+            raise LinkValueError("each point is two numbers, x,y")
+        try:
+            x, y = float(r[0]), float(r[1])
+        except ValueError:
+            raise LinkValueError("each point is two numbers, x,y") from None
         if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > LIMIT:
-            raise ValueError(f"each coordinate must be a number from -{LIMIT:g} to {LIMIT:g}")
+            raise LinkValueError(f"each coordinate must be a number from -{LIMIT:g} to {LIMIT:g}")
         out.append((round(x, 2), round(y, 2)))
     return tuple(out)
 

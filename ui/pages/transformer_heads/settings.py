@@ -7,7 +7,7 @@ import unicodedata
 
 from hopfield_core.heads.fixed_point import MAX_ITER
 from hopfield_core.heads.wordpiece import MAX_TOKENS
-from ui.settings.fields import Choice, Custom, Flag, Int
+from ui.settings.fields import Choice, Custom, Flag, Int, LinkValueError
 from ui.settings.layer import Settings
 
 PAGE = "transformer_heads"
@@ -31,15 +31,15 @@ def linkable(text: str) -> bool:
 def read_text(text: str) -> str:
     """A sentence from the link, as written, unless it holds markup (ValueError: refused)."""
     if not linkable(text):
-        raise ValueError("a sentence in a link may not hold angle or square brackets, "
-                         "backticks, a web address or invisible characters")
+        raise LinkValueError("a sentence in a link may not hold angle or square brackets, "
+                             "backticks, a web address or invisible characters")
     return text
 
 
 def read_step(text: str) -> int:
     """The player's step from the link: a whole number 0 .. MAX_ITER (the player draws it)."""
-    if not text.isdigit() or int(text) > MAX_ITER:
-        raise ValueError(f"it should be a whole number from 0 to {MAX_ITER}")
+    if not re.fullmatch(r"[0-9]{1,4}", text) or int(text) > MAX_ITER:  # ASCII digits: "²" is a digit to str.isdigit
+        raise LinkValueError(f"it should be a whole number from 0 to {MAX_ITER}")
     return int(text)
 
 
