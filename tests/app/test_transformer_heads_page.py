@@ -106,9 +106,8 @@ def test_a_typed_sentence_changes_the_view_and_the_link():
 BAD = {
     "empty": ("", "the box is empty"),
     "spaces only": ("   \n\t ", "the box is empty"),
-    # the box takes no more than MAX_TEXT (a browser stops typing there; AppTest refuses a
-    # longer value): 10,000 characters come by the link or are cut (the two tests below)
-    "the box's limit": ("word " * (MAX_TEXT // 5), f"at most {MAX_TEXT} characters"),
+    # the box keeps the first MAX_TEXT characters of a longer text and says so
+    "past the box's limit": ("word " * (MAX_TEXT // 4), f"only its first {MAX_TEXT} are kept"),
     "control characters": ("bad\x00 text\x07 here\x1b", "control or format characters"),
     "only control characters": ("\x00\x01\x02", "the box is empty"),
     "emoji": ("I love it 😀🎉🚀", "are [UNK]"),
@@ -168,6 +167,23 @@ def test_clean_text_cuts_long_text_and_drops_invisible_marks():
     text, notes = clean_text("a\u202eb\x00c\nd")
     assert text == "abc d" and "2 control or format characters" in notes[0]
     assert clean_text("plain words") == ("plain words", [])
+
+
+def test_a_paste_over_the_limit_is_cut_with_a_message_and_read():
+    """Issue 44: the box's max_chars dropped a longer paste silently (the old sentence stayed).
+    Now it keeps the first MAX_TEXT characters, says so once, and the link carries what is kept."""
+    at = open_app(PAGE)
+    pasted = ("Dogs chase cats in the garden. " * 30)[:700]
+    at.text_area(key=TEXT_KEY).input(pasted).run()
+    assert not at.exception
+    said = [w.value for w in at.warning if "characters" in w.value]
+    assert said == [f"Your text has 700 characters; only its first {MAX_TEXT} are kept and read. "
+                    "Shorten it to see all of it."]
+    assert at.text_area(key=TEXT_KEY).value == pasted[:MAX_TEXT]
+    assert at.query_params["text"] == pasted[:MAX_TEXT]
+    assert "dogs" in tokens_shown(at)
+    at.text_area(key=TEXT_KEY).input("A short one.").run()  # the message goes with the long text
+    assert not [w for w in at.warning if "characters" in w.value]
 
 
 def test_a_link_past_the_vits_size_is_kept_within_it():

@@ -147,3 +147,60 @@ def test_a_flood_of_tabs_cannot_push_out_the_image_of_an_opened_link(quota3):
     assert len(flood) == 12
     assert store.has(key)
     assert sum(store.has(k) for k in flood) <= 3  # the flood pushed out its own
+
+
+# ---------------------------------------------------------------- an upload that goes
+
+def vanish(key: str) -> None:
+    """The store drops an upload (pruned, or deleted by another process), and this process's
+    in-memory copy of it goes too, as it does when its cache entry is evicted."""
+    from ui.store import store
+    uploads.default_store().path(key).unlink()
+    store._stored_pixels.clear()
+
+
+def test_an_upload_removed_while_the_query_uses_it_is_named_as_removed(folder):
+    at = upload(open_app("classical"), ("query.png", png(1501)), key="q_uploader")
+    key = q_image(at)
+    assert key and not errors(at)
+    vanish(key)
+    at.run()
+    assert errors(at) == ["The uploaded image the query was made from is no longer in this "
+                          "server's store of uploads: it was removed (uploads are kept for 30 "
+                          "days, and a full store removes its oldest first). Upload it again."]
+    assert q_image(at) is None and at.selectbox(key="q_index")  # back to a stored pattern
+    assert not any("link" in e for e in errors(at))
+
+
+def test_an_upload_removed_while_the_et_page_completes_it_is_named_as_removed(folder):
+    at = open_app("energy_transformer", query={"src": "upload"})
+    at.file_uploader(key="energy_transformer_upload").set_value(("mine.png", png(1502), "image/png")).run()
+    key = link_of(at).get("img")
+    assert key and not errors(at)
+    vanish(key)
+    at.run()
+    said = errors(at)
+    assert said and said[0].startswith("The uploaded image this page was completing is no longer "
+                                       "in this server's store of uploads: it was removed")
+    assert "link" not in said[0] and not at.exception
+
+
+@pytest.mark.parametrize("uploader", ["uploader", "q_uploader"])
+def test_an_upload_gone_again_at_once_is_named_by_its_file(folder, monkeypatch, uploader):
+    """A store that drops the file in the same put (a full store, another process): the
+    uploaders said "The link names an uploaded image ..." (the sidebar) or nothing (the query)."""
+    put = UploadStore.put
+
+    def put_then_lose(self, filename, data):
+        key = put(self, filename, data)
+        self.path(key).unlink()
+        return key
+
+    monkeypatch.setattr(UploadStore, "put", put_then_lose)
+    at = upload(open_app("classical"), ("gone.png", png(1503)), key=uploader)
+    said = errors(at) + [w.value for w in at.warning] + [i.value for i in at.info]
+    wanted = ("The uploaded image `gone.png` is no longer in this server's store of uploads: it "
+              "was removed (uploads are kept for 30 days, and a full store removes its oldest "
+              "first). Upload it again.")
+    assert wanted in said, said
+    assert not any("link" in s for s in said)

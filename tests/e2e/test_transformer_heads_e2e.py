@@ -49,3 +49,21 @@ def test_type_a_sentence_pick_a_head_and_play_it_to_the_fixed_point(page, server
         assert part in url, url
     assert "text=" not in url and "leaves it out" in text
     assert_healthy(page)
+
+
+def test_a_paste_over_the_limit_is_cut_and_the_page_says_so(page, server):
+    """Issue 44: a paste of 700 characters did nothing (Streamlit's max_chars dropped it, the
+    old sentence stayed, no message). Now the box keeps the first 600 and a message says so."""
+    from ui.pages.transformer_heads.settings import MAX_TEXT
+
+    goto(page, server, "transformer_heads")
+    box = page.get_by_role("textbox", name="Your sentence (the MiniLM reads it)")
+    pasted = ("The cat sat on the mat and looked at the dog. " * 20)[:700]
+    box.click()
+    box.fill(pasted)  # fill sends the text in one input event, as a paste does
+    box.press("Control+Enter")
+    wait_idle(page)
+    assert f"Your text has 700 characters; only its first {MAX_TEXT} are kept and read." in main_text(page)
+    assert box.input_value() == pasted[:MAX_TEXT]
+    assert "dog" in main_text(page)  # the MiniLM read the new text, not the old sentence
+    assert_healthy(page)

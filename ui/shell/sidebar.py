@@ -163,6 +163,9 @@ def _query_panel() -> None:
     st.header("The query")
     items = store.items()
     image = store.query_upload()
+    if image is None and st.session_state.get("q_image"):  # in use, and removed since
+        st.session_state.q_image = None
+        st.session_state.q_upload_error = store.removed_upload("the query was made from")
     if image is not None:
         name, _ = store.stored_upload(image[0]) or ("upload", None)
         st.caption(f"The query is the uploaded image {quoted(name)}, not a stored pattern; the "
@@ -205,10 +208,16 @@ def _ingest_query_upload() -> None:
         st.session_state.q_image = None
         return
     try:
-        st.session_state.q_image = store.keep_upload(f.name, f.getvalue())
+        key = store.keep_upload(f.name, f.getvalue())
     except ImageError as e:
         st.session_state.q_image = None
         st.session_state.q_upload_error = f"{quoted(f.name)}: {e}"
+        return
+    if store.stored_upload(key) is None:  # gone again before it could be read
+        st.session_state.q_image = None
+        st.session_state.q_upload_error = store.removed_upload(quoted(f.name))
+        return
+    st.session_state.q_image = key
 
 
 def _clear_query_image() -> None:

@@ -115,7 +115,8 @@ def add_preset(key: str) -> str | None:
 def add_upload(filename: str, data: bytes) -> str | None:
     """Keep an uploaded image and add it to this session's pattern store, under this file's
     name (the same image uploaded before under another name keeps its key)."""
-    return _add(_upload(keep_upload(filename, data), safe_name(filename)))
+    item = _upload(keep_upload(filename, data), safe_name(filename))
+    return _add(removed_upload(quoted(filename)) if isinstance(item, str) else item)
 
 
 def remove(key: str) -> None:
@@ -169,6 +170,14 @@ def stored_upload(key: str):
         return uploads.to_unit(_stored_pixels(key))
     except _Missing:
         return None
+
+
+def removed_upload(what: str) -> str:
+    """An upload this tab stored or was using that the server's store no longer has (what:
+    the file's name, quoted, or words for it): what happened and what to do."""
+    return (f"The uploaded image {what} is no longer in this server's store of uploads: it was "
+            f"removed (uploads are kept for {uploads.MAX_AGE_S // 86400} days, and a full store "
+            "removes its oldest first). Upload it again.")
 
 
 def missing_upload(key: str) -> str:

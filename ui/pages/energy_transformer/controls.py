@@ -42,8 +42,9 @@ def pick_image() -> tuple[np.ndarray | None, str]:
     if not key:
         return None, ""
     found = store.stored_upload(key)
-    if found is None:
-        st.error(store.missing_upload(key))
+    if found is None:  # the link's was checked when read: this one was removed since
+        st.error(store.removed_upload("this page was completing"))
+        SETTINGS.assign("img", "")
         return None, ""
     shown = f"Completing the photo uploaded as {quoted(found[0])}"
     st.caption(f"{shown}, centre-cropped to a square and resized to {SIZE} x {SIZE} pixels "

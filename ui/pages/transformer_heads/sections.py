@@ -25,12 +25,8 @@ def clean_text(text: str) -> tuple[str, list[str]]:
     line breaks and tabs read as spaces."""
     notes = []
     if len(text) > MAX_TEXT:
-        notes.append(f"Your text has {len(text):,} characters; only its first {MAX_TEXT} are "
-                     "read. Shorten it to see all of it.")
+        notes.append(cut_note(len(text)))
         text = text[:MAX_TEXT]
-    elif len(text) == MAX_TEXT:  # the box stops there: a longer paste was cut by it
-        notes.append(f"The box holds at most {MAX_TEXT} characters, so a longer text is cut "
-                     "there. Shorten it to see all of it.")
     text = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
     kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
     if len(kept) < len(text):
@@ -48,12 +44,34 @@ def unknown_note(tokens) -> str:
             "them (emoji and many symbols), so the model reads them all as one unknown token.")
 
 
+def cut_note(length: int) -> str:
+    return (f"Your text has {length:,} characters; only its first {MAX_TEXT} are kept and read. "
+            "Shorten it to see all of it.")
+
+
+CUT = f"{PAGE}_text_cut"  # the length of the last text typed or pasted, when it was cut
+
+
+def _cut_long_text() -> None:
+    """on_change of the box: a text over MAX_TEXT is cut there and the page says so (the box
+    has no max_chars: Streamlit's drops a longer paste silently and keeps the old text)."""
+    sk = S.state_key("text")
+    text = st.session_state.get(sk) or ""
+    st.session_state.pop(CUT, None)
+    if len(text) > MAX_TEXT:
+        st.session_state[CUT] = len(text)
+        S.assign("text", text[:MAX_TEXT])
+
+
 def text_box() -> str:
     """The sentence box, bound to the page's settings (the link carries the text)."""
     sk = S.state_key("text")
     S.assign("text", S.value("text"))  # seeded every run: the value survives a page switch
-    return st.text_area("Your sentence (the MiniLM reads it)", key=sk, max_chars=MAX_TEXT,
-                        height=80, help=S.fields["text"].help)
+    text = st.text_area("Your sentence (the MiniLM reads it)", key=sk, height=80,
+                        on_change=_cut_long_text, help=S.fields["text"].help)
+    if st.session_state.get(CUT):
+        st.warning(cut_note(st.session_state[CUT]))
+    return text
 
 
 def model_choice() -> tuple[str, str]:
