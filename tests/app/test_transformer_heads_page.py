@@ -125,7 +125,8 @@ def test_bad_input_gives_a_message_never_an_exception(name):
     at.text_area(key=TEXT_KEY).input(text).run()
     assert not at.exception and not at.error
     if message is not None:
-        assert any(message in i.value for i in at.info), [i.value for i in at.info]
+        said = [i.value for i in at.info] + [w.value for w in at.warning]
+        assert any(message in v for v in said), said
 
 
 def test_markup_in_a_sentence_is_shown_as_plain_text():
