@@ -101,6 +101,7 @@ def test_the_et_page_drops_a_link_to_an_upload_it_lacks(folder):
 @pytest.fixture
 def quota3(monkeypatch, folder):
     monkeypatch.setattr(upload_quota, "FILES", 3)
+    monkeypatch.setattr(uploads, "per_minute", lambda *a, **k: 1000)  # the class's budget: not here
     return folder
 
 
@@ -204,3 +205,22 @@ def test_an_upload_gone_again_at_once_is_named_by_its_file(folder, monkeypatch, 
               "first). Upload it again.")
     assert wanted in said, said
     assert not any("link" in s for s in said)
+
+
+def test_the_classs_budget_refuses_in_words_and_does_not_count_against_the_tab(folder, monkeypatch):
+    """Issue 44: new sessions could not reset a server-wide budget. A new tab (opened under a
+    minute ago) gets the new tabs' half of it; its refused image does not use its own quota."""
+    monkeypatch.setattr(uploads, "per_minute", lambda *a, **k: 4)
+    at = upload(open_app("classical"), ("b0.png", png(1601)), ("b1.png", png(1602)))
+    assert not errors(at) and store_size(at) == 5
+    upload(at, ("b2.png", png(1603)))
+    said = errors(at)
+    assert said and said[0].startswith("`b2.png` not stored: Tabs opened in the last minute are "
+                                       "sending many new images, more than the class's shared "
+                                       "store takes in from new tabs (2 a minute)")
+    assert len(at.session_state["_upload_quota"].times) == 2  # the refused one given back
+    at.session_state["_tab_opened"] -= 120  # the same tab two minutes on: no longer new
+    upload(at, ("b2.png", png(1603)), ("b3.png", png(1604)))
+    assert store_size(at) == 7
+    upload(at, ("b4.png", png(1605)))
+    assert "as fast as it allows (4 a minute from all tabs together" in errors(at)[0]

@@ -64,5 +64,6 @@ LINK = Settings("link", [
 def bind() -> None:
     """Every run, before the widgets exist: the shared settings (read from the link once per
     session, every value that cannot be used named in `link_messages`)."""
+    store.opened_tab()
     SIDEBAR.bind()
     LINK.bind()

@@ -10,6 +10,7 @@ is an upload too (`q_image`). Reading those two from a link has no side effect (
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,7 @@ from hopfield_core import drawing, images
 from hopfield_core.presets import preset_groups, preset_image
 from ui.serving.text import quoted, safe_name
 
-from . import upload_quota, uploads
+from . import upload_budget, upload_quota, uploads
 
 SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
 MAX_PATTERNS = 40       # the store's cap: beyond it the pages stop being instant
@@ -132,11 +133,27 @@ def clear() -> None:
 def keep_upload(filename: str, data: bytes) -> str:
     """Decode an uploaded file once (the on-disk store is keyed by its bytes) and keep it;
     returns its key. Raises image_files.ImageError on bad files, and its QuotaExceeded when the
-    file is new to the store and this session has added its quota of new images lately."""
+    file is new to the store and this session has added its quota of new images lately, or the
+    class's store has taken in its minute's worth (upload_budget.BudgetExceeded)."""
     disk = uploads.default_store()
     if not disk.has(uploads.key_of(data)):
-        st.session_state.setdefault("_upload_quota", upload_quota.Quota()).take()
+        quota = st.session_state.setdefault("_upload_quota", upload_quota.Quota())
+        quota.take()
+        try:  # the class's budget, shared by every tab and process
+            upload_budget.default_budget().admit(tab_age_s())
+        except upload_budget.BudgetExceeded:
+            quota.give_back()  # a refused image does not count against the tab
+            raise
     return disk.put(filename, data)
+
+
+def opened_tab() -> None:
+    """Every run: the time this tab (session) first ran, for the class's upload budget."""
+    st.session_state.setdefault("_tab_opened", time.time())
+
+
+def tab_age_s() -> float:
+    return time.time() - st.session_state.get("_tab_opened", time.time())
 
 
 def upload_key(uploaded_file) -> str:

@@ -44,3 +44,8 @@ class Quota:
                 f"the most one tab may add to the class's shared store; you can upload more "
                 f"{when(wait)}. Presets and images already uploaded can still be added.")
         self.times.append(now)
+
+    def give_back(self) -> None:
+        """Uncount the last image (refused after all, by the class's budget)."""
+        if self.times:
+            self.times.pop()

@@ -6,14 +6,20 @@ text chunk. Its key, `upload/<digest>`, goes into links: every student who opens
 teacher's link gets the same images, and a restart of the server loses nothing. Several
 app processes (behind nginx) can share one folder: writes are atomic renames.
 
-The folder is bounded: entries unused for MAX_AGE_S go, then the least recently used until
-the folder holds at most MAX_BYTES, anonymous uploads first: an upload that a link opened
-in the last LINKED_S names (`open_link`, marked by an empty `<digest>.link` beside it) goes
-only when nothing anonymous is left, so a flood of uploads cannot push out the images of the
-teacher's link. What the folder holds is indexed in memory (updated by put, get and
-open_link) and read again from disk every RESCAN_S, or on demand (`prune`), to see what
-other processes added, used or deleted: an upload costs no scan of the folder.
-No streamlit here; ui.store.store calls this.
+The folder is bounded, and a flood cannot take what the class relies on (docs/classroom.md):
+- entries go in the order they arrived (the file's time, never refreshed by use or by the
+  same bytes uploaded again, so nobody can move old entries to the back of the queue), after
+  MAX_AGE_S or when the folder holds more than max_bytes;
+- an upload a link opened in the last LINKED_S (`open_link`, an empty `<digest>.link` beside
+  it, its time the last opening) goes after the others, but only up to LINKED_SHARE of the
+  folder: the most recently opened first, the rest in arrival order with everything else, so
+  marks cannot pin the whole folder; a mark older than LINKED_S is deleted;
+- new images come in at most `per_minute()` a minute, server-wide (ui.store.upload_budget),
+  so that arrivals fill the unprotected part of the folder no sooner than HOLD_S: whatever a
+  script does, an upload stays at least that long after it arrived.
+What the folder holds is indexed in memory (updated by put and open_link) and read again from
+disk every RESCAN_S, or on demand (`prune`), to see what other processes added, linked or
+deleted: an upload costs no scan of the folder. No streamlit here; ui.store.store calls this.
 """
 from __future__ import annotations
 
@@ -24,7 +30,6 @@ import re
 import tempfile
 import threading
 import time
-from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -42,13 +47,47 @@ PREFIX = "upload/"
 DIGEST_CHARS = 24            # 96 bits of sha256: unguessable, short enough for a link
 KEY_PATTERN = re.compile(rf"\A{PREFIX}[0-9a-f]{{{DIGEST_CHARS}}}\Z")  # \Z: no final newline
 KEEP = 128                   # pixels a side kept: the store uses 64, the ET page 32 to 64
-MAX_BYTES = 256 * 2 ** 20    # about 5,000 uploads
+MAX_PNG_BYTES = 3 * KEEP * KEEP + KEEP + 2048  # the largest entry: incompressible pixels, the
+                                               # rows' filter bytes, chunks and a long name
+MAX_BYTES = 512 * 2 ** 20    # about 10,000 uploads: 87 new ones a minute for an hour
 MAX_AGE_S = 30 * 24 * 3600   # a month: a course's worth of links
-LINKED_S = 7 * 24 * 3600     # a link opened within a week (one lesson to the next) protects
+LINKED_S = 7 * 24 * 3600     # a link opened within a week (one lesson to the next) protects ...
+LINKED_SHARE = 0.5           # ... up to half the folder
+HOLD_S = 3600                # an upload stays at least an hour after it arrives, whatever comes
 RESCAN_S = 60.0              # how often a put reads the folder again (other processes' work)
 STALE_TMP_S = 3600           # a .tmp this old was left by a process killed mid-write
 ROOT_ENV = "HOPFIELD_UPLOAD_DIR"
+SIZE_ENV = "HOPFIELD_UPLOAD_STORE_MB"    # the folder's bound, in MB (default 512)
+HOLD_ENV = "HOPFIELD_UPLOAD_HOLD_MINUTES"  # HOLD_S in minutes (default 60)
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent / ".uploads"
+
+
+def _env_number(name: str, default: float) -> float:
+    """A positive number from the environment, or the default (a bad value is ignored)."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 and value == value and value != float("inf") else default
+
+
+def store_bytes() -> int:
+    """The folder's bound: $HOPFIELD_UPLOAD_STORE_MB, else MAX_BYTES (512 MB)."""
+    return int(_env_number(SIZE_ENV, MAX_BYTES / 2 ** 20) * 2 ** 20)
+
+
+def hold_s() -> float:
+    """How long an upload is sure to stay after it arrives: $HOPFIELD_UPLOAD_HOLD_MINUTES."""
+    return _env_number(HOLD_ENV, HOLD_S / 60) * 60
+
+
+def per_minute(max_bytes: int | None = None, hold: float | None = None) -> int:
+    """New images the server takes in a minute, all tabs together: as many as fill the part of
+    the folder that links cannot protect no sooner than `hold` seconds, at the largest entry
+    size (512 MB and an hour: 87)."""
+    max_bytes = store_bytes() if max_bytes is None else max_bytes
+    hold = hold_s() if hold is None else hold
+    return int((1 - LINKED_SHARE) * max_bytes / MAX_PNG_BYTES / (hold / 60))
 
 
 def is_key(key) -> bool:
@@ -77,18 +116,18 @@ def upload_cap_bytes() -> int:
 class UploadStore:
     def __init__(self, root: str | os.PathLike, max_bytes: int = MAX_BYTES,
                  max_age_s: float = MAX_AGE_S, linked_s: float = LINKED_S,
-                 rescan_s: float = RESCAN_S, max_file_bytes: int = image_files.MAX_FILE_BYTES):
+                 rescan_s: float = RESCAN_S, max_file_bytes: int = image_files.MAX_FILE_BYTES,
+                 linked_share: float = LINKED_SHARE):
         self.root = Path(root)
         self.max_bytes = max_bytes
         self.max_file_bytes = max_file_bytes  # one upload's size: the app's cap
         self.max_age_s = max_age_s
         self.linked_s = linked_s
+        self.linked_share = linked_share
         self.rescan_s = rescan_s
         self._lock = threading.Lock()
-        # digest -> [last use (epoch s), bytes], least recently used first: anonymous uploads,
-        # and those a link opened within linked_s (pruned only when no anonymous one is left)
-        self._anon: OrderedDict[str, list] = OrderedDict()
-        self._linked: OrderedDict[str, list] = OrderedDict()
+        # digest -> [arrived (epoch s, the file's time), bytes, last opened by a link or None]
+        self._entries: dict[str, list] = {}
         self._total = 0              # bytes of the indexed files
         self._scanned: float | None = None  # time.monotonic() of the last scan
 
@@ -105,11 +144,11 @@ class UploadStore:
     # ------------------------------------------------------------ reading and writing
     def put(self, filename: str, data: bytes) -> str:
         """Store an uploaded file; returns its key. Raises image_files.ImageError for a bad file.
-        The same bytes give the same key (and are decoded only the first time)."""
+        The same bytes give the same key (and are decoded only the first time; their place in
+        the queue is their first arrival's)."""
         key = key_of(data)
         path = self.path(key)
         if path.is_file():
-            self._used(path.stem, None)
             return key
         image = image_files.load_image(data, max_side=4 * KEEP, max_bytes=self.max_file_bytes)
         square = ImageOps.fit(images.to_pil(image), (KEEP, KEEP), method=Image.Resampling.LANCZOS)
@@ -148,13 +187,13 @@ class UploadStore:
                 rgb = np.asarray(im.convert("RGB"), dtype=np.uint8)
         except (OSError, ValueError, SyntaxError):
             return None  # gone in between, or damaged: as good as missing
-        self._used(path.stem, len(data))
         return name, rgb
 
     def open_link(self, key: str) -> bool:
-        """A link that names this upload was opened: keep it over anonymous uploads for
-        linked_s (marked on disk, so every process sharing the folder knows). Returns whether
-        this server has the upload (nothing is marked for one it lacks)."""
+        """A link that names this upload was opened: it goes after the others for linked_s
+        (within linked_share of the folder; marked on disk, so every process sharing the
+        folder knows). Returns whether this server has the upload (nothing is marked for one
+        it lacks)."""
         path = self.path(key)
         if path is None or not path.is_file():
             return False
@@ -163,19 +202,22 @@ class UploadStore:
             mark.touch()  # created, or its time set to now: the link's last opening
         except OSError:
             return path.is_file()
-        self._used(path.stem, None, linked=True)
+        with self._lock:
+            if path.stem in self._entries:
+                self._entries[path.stem][2] = time.time()
         return True
 
     # ------------------------------------------------------------ the bound
     def prune(self, now: float | None = None) -> None:
-        """Read the folder again, then drop entries unused for max_age_s, then the least
-        recently used beyond max_bytes (anonymous ones first)."""
+        """Read the folder again, then drop entries past max_age_s (unless a link opened them
+        lately), then the first arrived beyond max_bytes (protected links last)."""
         self.rescan(now)
-        self._evict()
+        self._evict(now)
 
     def rescan(self, now: float | None = None) -> None:
-        """Index the folder as it is on disk (what other processes added, used or deleted),
-        dropping the entries unused for max_age_s and the leftovers of killed writes."""
+        """Index the folder as it is on disk (what other processes added, linked or deleted),
+        dropping entries older than max_age_s that no link opened lately, expired link marks,
+        and the leftovers of killed writes."""
         now = time.time() if now is None else now
         pngs, marks = {}, {}
         try:
@@ -194,67 +236,68 @@ class UploadStore:
                 marks[stem] = st.st_mtime
             elif suffix == "tmp" and now - st.st_mtime > STALE_TMP_S:
                 _unlink(Path(entry.path))
-        anon, linked, total = [], [], 0
-        for stem, (used, size) in pngs.items():
-            if now - used > self.max_age_s:
+        entries, total = {}, 0
+        for stem, opened in marks.items():
+            if stem not in pngs or now - opened > self.linked_s:
+                _unlink(self.root / f"{stem}.link")  # its upload went, or its week is over
+        for stem, (arrived, size) in pngs.items():
+            opened = marks.get(stem)
+            linked = opened if opened is not None and now - opened <= self.linked_s else None
+            if now - arrived > self.max_age_s and linked is None:
                 self._delete(stem)
                 continue
-            recent = now - marks.get(stem, -float("inf")) <= self.linked_s
-            (linked if recent else anon).append((used, stem, size))
+            entries[stem] = [arrived, size, linked]
             total += size
-        for stem in marks.keys() - pngs.keys():
-            _unlink(self.root / f"{stem}.link")  # its upload went (here or elsewhere)
         with self._lock:
-            self._anon = OrderedDict((s, [u, b]) for u, s, b in sorted(anon))
-            self._linked = OrderedDict((s, [u, b]) for u, s, b in sorted(linked))
+            self._entries = entries
             self._total = total
             self._scanned = time.monotonic()
 
-    def _evict(self) -> None:
-        """The least recently used beyond max_bytes go, anonymous ones first."""
-        while True:
+    def eviction_order(self, now: float | None = None) -> list[str]:
+        """The entries in the order they would go: those outside the links' protection by
+        arrival, then the protected ones, least recently opened first. Protected: opened by a
+        link within linked_s, the most recently opened first, up to linked_share of max_bytes."""
+        now = time.time() if now is None else now
+        with self._lock:
+            items = list(self._entries.items())
+        linked = sorted(((e[2], s, e[1]) for s, e in items if e[2] is not None and now - e[2] <= self.linked_s),
+                        reverse=True)
+        protected, room = [], self.linked_share * self.max_bytes
+        for _, stem, size in linked:
+            if size > room:
+                break
+            protected.append(stem)
+            room -= size
+        kept = set(protected)
+        rest = sorted((e[0], s) for s, e in items if s not in kept)
+        return [s for _, s in rest] + protected[::-1]
+
+    def _evict(self, now: float | None = None) -> None:
+        """The first arrived beyond max_bytes go, links' protected entries last."""
+        with self._lock:
+            if self._total <= self.max_bytes:
+                return
+        for stem in self.eviction_order(now):
             with self._lock:
-                if self._total <= self.max_bytes or not (self._anon or self._linked):
+                if self._total <= self.max_bytes:
                     return
-                stem, (_, size) = (self._anon or self._linked).popitem(last=False)
-                self._total -= size
+                entry = self._entries.pop(stem, None)
+                if entry is None:
+                    continue
+                self._total -= entry[1]
             self._delete(stem)
 
     # ------------------------------------------------------------ the index
-    def _index(self, stem: str, used: float, size: int) -> None:
+    def _index(self, stem: str, arrived: float, size: int) -> None:
         with self._lock:
-            if stem in self._anon or stem in self._linked:
+            if stem in self._entries:
                 return
-            self._anon[stem] = [used, size]
+            self._entries[stem] = [arrived, size, None]
             self._total += size
-
-    def _used(self, stem: str, size: int | None, linked: bool = False) -> None:
-        """An entry was used now (read, stored again, or opened by a link): the file's time
-        on disk for every process, this process's index for its next eviction."""
-        _touch(self.root / f"{stem}.png")
-        now = time.time()
-        with self._lock:
-            entry = self._anon.pop(stem, None)
-            was_linked = entry is None and stem in self._linked
-            entry = entry or self._linked.pop(stem, None)
-            if entry is None:  # written by another process since the last scan
-                if size is None or self._scanned is None:
-                    return  # the next scan will see it
-                entry = [now, size]
-                self._total += size
-            entry[0] = now
-            (self._linked if linked or was_linked else self._anon)[stem] = entry
 
     def _delete(self, stem: str) -> None:
         _unlink(self.root / f"{stem}.png")
         _unlink(self.root / f"{stem}.link")
-
-
-def _touch(path: Path) -> None:
-    try:
-        os.utime(path)  # last use: the least recently used go first
-    except OSError:
-        pass
 
 
 def _unlink(path: Path) -> None:
@@ -273,5 +316,5 @@ def default_store() -> UploadStore:
     root = Path(os.environ.get(ROOT_ENV) or DEFAULT_ROOT)
     with _STORES_LOCK:
         if root not in _STORES:
-            _STORES[root] = UploadStore(root, max_file_bytes=upload_cap_bytes())
+            _STORES[root] = UploadStore(root, max_bytes=store_bytes(), max_file_bytes=upload_cap_bytes())
         return _STORES[root]

@@ -64,13 +64,13 @@ def test_a_missing_or_damaged_entry_reads_as_gone(store):
     assert store.get(key) is None
 
 
-def test_old_entries_go_then_the_least_recently_used_beyond_the_size_cap(store):
+def test_old_entries_go_then_the_first_arrived_beyond_the_size_cap(store):
     keys = [store.put(f"{i}.png", encode(photo(seed=10 + i), "PNG")) for i in range(4)]
     sizes = [store.path(k).stat().st_size for k in keys]
     now = 1_000_000_000.0
-    for age, k in zip((10, 40, 30, 20), keys):  # k0 used last, k1 longest ago
+    for age, k in zip((10, 40, 30, 20), keys):  # k1 arrived first
         os.utime(store.path(k), (now - age, now - age))
-    store.max_bytes = sum(sizes) - 1  # one must go: the least recently used
+    store.max_bytes = sum(sizes) - 1  # one must go: the first to arrive
     store.prune(now=now)
     assert [store.path(k).exists() for k in keys] == [True, False, True, True]
     store.max_age_s = 25  # k2 (30 s) is now too old
@@ -82,32 +82,72 @@ def _sizes(store, keys):
     return [store.path(k).stat().st_size for k in keys]
 
 
-def _used_at(store, ages, keys, now):
+def _arrived(store, ages, keys, now):
     for age, k in zip(ages, keys):
         os.utime(store.path(k), (now - age, now - age))
 
 
-def test_an_upload_a_link_opened_goes_after_every_anonymous_one(store):
-    keys = [store.put(f"{i}.png", encode(photo(seed=40 + i), "PNG")) for i in range(4)]
+def stems(store, keys):
+    return [store.path(k).stem for k in keys]
+
+
+def noise_png(rng) -> bytes:
+    """Incompressible pixels at the kept size: the largest entry the store writes."""
+    from PIL import Image
+    return encode(Image.fromarray(rng.integers(0, 256, (uploads.KEEP, uploads.KEEP, 3), dtype=np.uint8)), "PNG")
+
+
+def _opened(store, key, at):
+    store.path(key).with_suffix(".link").touch()
+    os.utime(store.path(key).with_suffix(".link"), (at, at))
+
+
+def test_reading_or_uploading_the_same_bytes_again_keeps_an_entrys_place_in_the_queue(store):
+    """Nothing a visitor does moves an old entry to the back of the queue (a script re-sending
+    its old images would otherwise push the teacher's to the front)."""
+    data = [encode(photo(seed=20 + i), "PNG") for i in range(3)]
+    keys = [store.put(f"{i}.png", d) for i, d in enumerate(data)]
     now = 1_000_000_000.0
-    _used_at(store, (40, 30, 20, 10), keys, now)  # k0 used longest ago
-    assert store.open_link(keys[0]) and store.path(keys[0]).with_suffix(".link").is_file()
-    os.utime(store.path(keys[0]), (now - 40, now - 40))  # the opening was long ago too ...
-    os.utime(store.path(keys[0]).with_suffix(".link"), (now - 50, now - 50))
-    store.max_bytes = sum(_sizes(store, keys)) - 1
-    store.prune(now=now)  # ... and still the least recently used anonymous one goes
-    assert [store.path(k).exists() for k in keys] == [True, False, True, True]
-    store.max_bytes = max(_sizes(store, keys[:1]))  # room for one: the linked one stays
+    _arrived(store, (30, 20, 10), keys, now)
     store.prune(now=now)
-    assert [store.path(k).exists() for k in keys] == [True, False, False, False]
-    # a week after its link was last opened it is anonymous again (and the oldest)
-    os.utime(store.path(keys[0]).with_suffix(".link"), (now - store.linked_s - 1,) * 2)
-    store.max_bytes = 10 ** 9
-    newer = store.put("new.png", encode(photo(seed=49), "PNG"))
-    store.max_bytes = store.path(newer).stat().st_size
-    store.prune(now=now + 1)
-    assert not store.path(keys[0]).exists() and store.path(newer).exists()
-    assert not store.path(keys[0]).with_suffix(".link").exists()  # its mark went with it
+    store.get(keys[0])
+    store.put("again.png", data[0])
+    assert store.path(keys[0]).stat().st_mtime == now - 30
+    store.max_bytes = sum(_sizes(store, keys)) - 1
+    store.prune(now=now)
+    assert not store.path(keys[0]).exists() and store.has(keys[1]) and store.has(keys[2])
+
+
+def test_an_upload_a_link_opened_goes_last_within_its_share_of_the_store(store):
+    keys = [store.put(f"{i}.png", encode(photo(seed=40 + i), "PNG")) for i in range(6)]
+    now = 1_000_000_000.0
+    _arrived(store, (60, 50, 40, 30, 20, 10), keys, now)  # k0 arrived first
+    assert store.open_link(keys[0]) and store.path(keys[0]).with_suffix(".link").is_file()
+    store.max_bytes = sum(_sizes(store, keys)) - 1
+    store.prune(now=now)  # the first anonymous one goes, not the linked one that arrived before it
+    assert [store.path(k).exists() for k in keys] == [True, False, True, True, True, True]
+    # every entry linked (a script opening links to its own uploads): the marks protect at
+    # most half the store, the most recently opened; the rest go by arrival
+    for age, k in zip((5, 4, 3, 2, 1), keys[1:]):
+        if store.has(k):
+            _opened(store, k, now - age)
+    _opened(store, keys[0], now - 6)  # opened longest ago
+    s3, s4, s5 = _sizes(store, keys[3:])
+    store.max_bytes = s3 + s4 + s5
+    store.linked_share = (s4 + s5) / store.max_bytes  # room for the two opened last
+    store.prune(now=now)
+    assert store.eviction_order(now) == stems(store, keys[3:])  # k3 by arrival, then k4, k5
+    assert [store.path(k).exists() for k in keys] == [False, False, False, True, True, True]
+
+
+def test_a_link_mark_a_week_old_is_deleted_and_protects_nothing(store):
+    keys = [store.put(f"{i}.png", encode(photo(seed=50 + i), "PNG")) for i in range(2)]
+    now = 1_000_000_000.0
+    _arrived(store, (20, 10), keys, now)
+    _opened(store, keys[0], now - store.linked_s - 1)
+    store.prune(now=now)
+    assert not store.path(keys[0]).with_suffix(".link").exists()
+    assert store.eviction_order(now) == stems(store, keys)  # arrival order, as if never linked
 
 
 def test_a_flood_of_anonymous_uploads_leaves_a_linked_one(store):
@@ -118,6 +158,45 @@ def test_a_flood_of_anonymous_uploads_leaves_a_linked_one(store):
     assert store.get(teacher) is not None
     assert sum(store.path(k).exists() for k in flood) < 6  # the flood pushed out its own
     assert store.path(flood[-1]).exists()  # the newest stays
+
+
+def test_the_server_wide_rate_fills_the_unprotected_store_no_sooner_than_the_hold():
+    """The arithmetic docs/classroom.md states: at the largest entry and the fastest rate,
+    an hour of new images fits in the half of the store links cannot protect."""
+    for mb, hold in ((256, 3600), (64, 3600), (3, 120)):
+        rate = uploads.per_minute(mb * 2 ** 20, hold)
+        assert rate * (hold / 60) * uploads.MAX_PNG_BYTES <= (1 - uploads.LINKED_SHARE) * mb * 2 ** 20
+        assert (rate + 1) * (hold / 60) * uploads.MAX_PNG_BYTES > (1 - uploads.LINKED_SHARE) * mb * 2 ** 20
+    assert uploads.per_minute(512 * 2 ** 20, 3600) == uploads.per_minute() == 87
+
+
+def test_the_largest_entry_is_within_the_bound_the_rate_assumes(store):
+    """Incompressible pixels at the kept size, with a long name: the largest PNG the store writes."""
+    key = store.put("n" * 300 + ".png", noise_png(np.random.default_rng(0)))
+    assert 0.9 * uploads.MAX_PNG_BYTES < store.path(key).stat().st_size <= uploads.MAX_PNG_BYTES
+
+
+def test_whatever_a_flood_does_an_upload_stays_for_the_hold(tmp_path):
+    """An hour's worth of the fastest flood (a scaled store: 3 MB and 2 minutes) after the
+    teacher's upload, which no link opened: the flood marks its own uploads as linked, reads and
+    re-sends old ones, and the teacher's stays; the next minute's worth pushes it out, in turn."""
+    store = UploadStore(tmp_path / "u", max_bytes=3 * 2 ** 20)
+    rate = uploads.per_minute(store.max_bytes, 120)
+    rng = np.random.default_rng(1)
+    olds = [noise_png(rng) for _ in range(store.max_bytes // 49_000)]
+    old = [store.put(f"old{i}.png", d) for i, d in enumerate(olds)]  # a full store before class
+    teacher = store.put("teacher.png", noise_png(rng))
+    flood = []
+    for i in range(2 * rate):  # two minutes at the server-wide rate
+        flood.append(store.put(f"f{i}.png", noise_png(rng)))
+        store.open_link(flood[-1])
+        store.get(old[i % len(old)])
+        store.put("again.png", olds[i % len(olds)])
+    assert store.has(teacher), "pushed out within the hold"
+    assert sum(store.has(k) for k in old) < len(old)
+    for i in range(rate * 2):  # and later arrivals do push it out: the store is bounded
+        store.put(f"g{i}.png", noise_png(rng))
+    assert not store.has(teacher)
 
 
 def test_a_link_to_an_upload_the_server_lacks_marks_nothing(store):
