@@ -105,6 +105,8 @@ def warm(pages_warm_up: Callable[[], None] | None = None) -> float:
         if _seconds is not None:
             return 0.0
         t0 = time.perf_counter()
+        from . import widget_log
+        widget_log.install()  # a crafted widget value: one line in the log, not a traceback
         # the click grids (ui/store/grid_editor.py) are st.components.v2 components: their html,
         # css and js travel with the page's message, so declared here, outside any script run,
         # they need no registration with the server (an iframe component did)
