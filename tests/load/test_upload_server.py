@@ -91,3 +91,31 @@ def test_an_svg_past_the_browsers_filter_is_explained_on_every_uploader(servers)
     finally:
         c.close()
     assert not tracebacks(servers[1].log()), tracebacks(servers[1].log())[0]
+
+
+def test_an_uploaded_file_is_released_once_read_and_every_uploader_goes_on(servers):
+    """Each uploader's file is read once and its bytes released from Streamlit's memory
+    (ui.store.store.release_upload: 60 flooding sessions held 530 MB): later runs see the
+    released file as Streamlit's DeletedFile, and the query, the store and the Energy
+    Transformer's photo all stay in use, with no error."""
+    c = _open(servers[0].url, "classical")
+    try:
+        run = c.upload("q_uploader", "query.png", png(31416))
+        assert not run.errors and c.has("q_image_clear"), run
+        run = c.upload("uploader", "mine.png", png(27182))
+        assert not run.errors and _heading(c) == "Pattern store (4/40)", run
+        for _ in range(2):  # reruns after the release
+            run = c.click("classical_step")
+            assert run.status in OK and not c.exceptions(), run
+        assert c.has("q_image_clear") and _heading(c) == "Pattern store (4/40)"
+        c.switch_page("energy_transformer")
+        c.set_value("energy_transformer_src", "upload")
+        run = c.upload("energy_transformer_upload", "photo.png", png(16180, size=64))
+        assert not run.errors and not c.exceptions(), run
+        run = c.click("energy_transformer_run") if c.has("energy_transformer_run") else c.set_value(
+            "energy_transformer_src", "upload")
+        assert run.status in OK and not c.exceptions(), run
+        assert any("Completing the photo uploaded as" in t for t in c.texts()), c.texts()[:20]
+    finally:
+        c.close()
+    assert not tracebacks(servers[0].log()), tracebacks(servers[0].log())[0]

@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from collections import deque
+from pathlib import Path
 from types import TracebackType
 
 LOGGER = "streamlit.error_util"  # where Streamlit logs an uncaught exception of a script run
@@ -24,22 +25,27 @@ LINES = 3            # lines per session ...
 WINDOW_S = 60.0      # ... in any minute
 MAX_SESSIONS = 1000  # sessions remembered; the longest quiet are forgotten first
 _STATE_FILE = "runtime/state/session_state.py"
+_APP = str(Path(__file__).resolve().parents[2]).replace("\\", "/") + "/"  # the app's own files
 
 
 def malformed_widget(ex: BaseException | None) -> str | None:
     """The id of the widget whose stored value raised `ex` while Streamlit's session state
     read, decoded or re-encoded it (a frame of session_state.py holding that widget's id on the
-    way), or None for any other exception."""
+    way, and no frame of the app's own code after it: an on_change callback's error is the
+    app's, with its whole traceback), or None for any other exception."""
     tb: TracebackType | None = ex.__traceback__ if ex is not None else None
+    found = None
     while tb is not None:
-        frame = tb.tb_frame
-        if frame.f_code.co_filename.replace("\\", "/").endswith(_STATE_FILE):
+        path = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+        if found is not None and path.startswith(_APP):  # raised in the app (a callback): its bug
+            return None
+        if found is None and path.endswith(_STATE_FILE):
             for name in ("widget_id", "k"):
-                widget = frame.f_locals.get(name)
+                widget = tb.tb_frame.f_locals.get(name)
                 if isinstance(widget, str) and widget.startswith("$$ID-"):
-                    return widget
+                    found = widget
         tb = tb.tb_next
-    return None
+    return found
 
 
 def _session_id() -> str:

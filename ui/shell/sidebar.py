@@ -91,7 +91,7 @@ def _ingest_uploads() -> None:
     seen = st.session_state.setdefault("_seen_uploads", set())
     errors, msgs, over = [], [], []
     for f in st.session_state.get("uploader") or []:
-        if f.file_id in seen:
+        if f.file_id in seen or not store.has_bytes(f):
             continue
         seen.add(f.file_id)
         try:
@@ -103,6 +103,8 @@ def _ingest_uploads() -> None:
         else:
             if msg:
                 msgs.append(msg)
+        finally:
+            store.release_upload(f.file_id)  # read once: Streamlit need not keep its bytes
     if over:  # one sentence for the files over this tab's quota, however many
         others = f" and {len(over) - 1} more" if len(over) > 1 else ""
         errors.append(f"{quoted(over[0][0])}{others} not stored: {over[-1][1]}")
@@ -203,6 +205,8 @@ def unused_note(kind: str) -> str:
 def _ingest_query_upload() -> None:
     """on_change of the query uploader: decode and keep the file once (not on every rerun)."""
     f = st.session_state.get("q_uploader")
+    if f is not None and not store.has_bytes(f):  # the file this uploader read, released since
+        return
     st.session_state.q_upload_error = None
     if f is None:
         st.session_state.q_image = None
@@ -213,6 +217,8 @@ def _ingest_query_upload() -> None:
         st.session_state.q_image = None
         st.session_state.q_upload_error = f"{quoted(f.name)}: {e}"
         return
+    finally:
+        store.release_upload(f.file_id)  # read once: Streamlit need not keep its bytes
     if store.stored_upload(key) is None:  # gone again before it could be read
         st.session_state.q_image = None
         st.session_state.q_upload_error = store.removed_upload(quoted(f.name))

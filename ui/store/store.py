@@ -158,11 +158,39 @@ def tab_age_s() -> float:
 
 def upload_key(uploaded_file) -> str:
     """The store key of a file in an st.file_uploader, decoded and kept on its first rerun
-    only (remembered by the uploader's file id). Raises image_files.ImageError on bad files."""
+    only (remembered by the uploader's file id; its bytes released then). Raises
+    image_files.ImageError on bad files."""
     known = st.session_state.setdefault("_upload_keys", {})
     if uploaded_file.file_id not in known:
-        known[uploaded_file.file_id] = keep_upload(uploaded_file.name, uploaded_file.getvalue())
+        try:
+            known[uploaded_file.file_id] = keep_upload(uploaded_file.name, uploaded_file.getvalue())
+        finally:
+            release_upload(uploaded_file.file_id)
     return known[uploaded_file.file_id]
+
+
+def has_bytes(uploaded_file) -> bool:
+    """Whether an uploader's file still has its bytes: a released one (release_upload) reads,
+    in a callback's session state, as Streamlit's DeletedFile, which has only its id."""
+    return hasattr(uploaded_file, "getvalue")
+
+
+def release_upload(file_id: str) -> None:
+    """Let Streamlit drop an uploaded file's bytes once the app has read them (stored, refused
+    or explained). Streamlit keeps every file a session uploaded in memory until the session
+    ends and its reconnection window (120 s) passes: 60 scripted sessions uploading 40 photos
+    each held 530 MB (benchmarks/bench_upload_flood_memory.py). What the app needs is on disk
+    by then (ui.store.uploads) and its key in the session; the uploader still lists the file."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not Runtime.exists():
+        return
+    try:
+        Runtime.instance().uploaded_file_mgr.remove_file(ctx.session_id, file_id)
+    except (KeyError, AttributeError):  # gone already, or a manager without files
+        pass
 
 
 class _Missing(LookupError):

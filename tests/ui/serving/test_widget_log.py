@@ -59,3 +59,22 @@ def test_it_forgets_the_longest_quiet_sessions(monkeypatch):
     for i in range(widget_log.MAX_SESSIONS + 50):
         f._count(f"s{i}", float(i))
     assert len(f._times) == widget_log.MAX_SESSIONS and "s0" not in f._times
+
+
+def test_an_error_in_the_apps_own_callback_keeps_its_traceback(tmp_path):
+    """A callback runs inside session_state.py's frames too: its error is the app's bug
+    (a released upload read as DeletedFile raised AttributeError there) and keeps its traceback."""
+    app_file = str(widget_log._APP) + "ui/store/_callback_for_test.py"
+    callback = compile("def on_change():\n    return None.name\n", app_file, "exec")
+    ns: dict = {}
+    exec(callback, ns)
+    caller = compile("def call(k, cb):\n    return cb()\n",
+                     "site-packages/streamlit/runtime/state/session_state.py", "exec")
+    exec(caller, ns)
+    try:
+        ns["call"]("$$ID-abc-q_uploader", ns["on_change"])
+    except AttributeError as e:
+        ex = e
+    assert widget_log.malformed_widget(ex) is None
+    r = record(ex)
+    assert widget_log.OneLine().filter(r) and r.exc_info is not None
