@@ -14,36 +14,27 @@ import time
 import pytest
 
 from tests.support.server import Server, tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import StClient, opened, store_heading
 from tests.support.student import png
 from ui.store import upload_budget, uploads
 from ui.store.uploads import UploadStore
 
 FLOOD_S = 75.0
 NEW_TAB_S = 30
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 
 
 def big(seed: int) -> bytes:
     return png(seed, size=uploads.KEEP)  # incompressible: the largest entry the store keeps
 
 
-def client(url: str, page: str = "classical", query: str = "") -> StClient:
-    c = StClient(url, timeout=60)
-    c.connect()
-    run = c.open(page, query)
-    assert run.status in OK, run
-    return c
-
-
-def stored(c: StClient) -> str:
-    return next((t for t in c.texts("heading") if t.startswith("Pattern store")), "")
+def client(url: str, query: str = "") -> StClient:
+    return opened(url, "classical", query)
 
 
 def try_upload(c: StClient, name: str, data: bytes) -> tuple[bool, list[str]]:
-    before = stored(c)
+    before = store_heading(c)
     run = c.upload("uploader", name, data)
-    return stored(c) != before and not run.errors, list(run.errors)
+    return store_heading(c) != before and not run.errors, list(run.errors)
 
 
 def upload_from_new_tabs(url: str, seed: int, within: float = 70) -> tuple[float | None, list[str]]:
@@ -124,8 +115,8 @@ def test_a_flood_of_sessions_cannot_take_the_teachers_upload_or_lock_the_store(e
 
         assert disk.has(lesson), "the flood pushed out the teacher's upload"
         assert sum(disk.has(k) for k in old) < len(old)  # it pushed out last week's instead
-        after = client(server.url, query=f"presets=letters/A,{lesson}")  # the teacher's link
-        assert stored(after) == "Pattern store (2/40)", after.texts("alert")
+        after = client(server.url, f"presets=letters/A,{lesson}")  # the teacher's link
+        assert store_heading(after) == "Pattern store (2/40)", after.texts("alert")
         after.close()
 
         recovered, said = upload_from_new_tabs(server.url, seed=3)  # the ledger holds a minute
@@ -139,8 +130,8 @@ def test_a_flood_of_sessions_cannot_take_the_teachers_upload_or_lock_the_store(e
     again = Server(env=env)  # a restart on the same folder: nothing on disk locks it out
     try:
         again.skip_unless_healthy(timeout=90)
-        c = client(again.url, query=f"presets=letters/A,{lesson}")
-        assert stored(c) == "Pattern store (2/40)"  # the teacher's link still works
+        c = client(again.url, f"presets=letters/A,{lesson}")
+        assert store_heading(c) == "Pattern store (2/40)"  # the teacher's link still works
         c.close()
         restarted, said = upload_from_new_tabs(again.url, seed=10 ** 5)
         assert restarted is not None, said

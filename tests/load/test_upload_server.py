@@ -12,11 +12,10 @@ from __future__ import annotations
 import pytest
 
 from tests.support.server import Server, tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient, opened, store_heading
 from tests.support.student import png
 from ui.store import uploads
 
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 SVG = (b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
        b'<rect width="10" height="10"/></svg>')
 SVG_SAID = "`drawing.svg`: This file is an SVG drawing"
@@ -36,18 +35,6 @@ def servers():
         assert not tracebacks(s.log()), tracebacks(s.log())[0]
 
 
-def _open(url: str, page: str, query: str = "") -> StClient:
-    c = StClient(url, timeout=60)
-    c.connect()
-    run = c.open(page, query)
-    assert run.status in OK, run
-    return c
-
-
-def _heading(c: StClient) -> str:
-    return next((t for t in c.texts("heading") if t.startswith("Pattern store")), "")
-
-
 def _missing(c: StClient) -> list[str]:
     return [t for t in c.texts("alert") if "does not have" in t]
 
@@ -57,28 +44,28 @@ def test_a_link_works_on_every_process_once_its_upload_arrives(servers):
     key = uploads.key_of(data)
     link = f"presets=letters/A,{key}&q_image={key}"
     for s in servers:  # each process looks for it, and does not find it
-        c = _open(s.url, "classical", link)
-        assert _missing(c) and _heading(c) == "Pattern store (1/40)", (c.texts("alert"), _heading(c))
+        c = opened(s.url, "classical", link)
+        assert _missing(c) and store_heading(c) == "Pattern store (1/40)", (c.texts("alert"), store_heading(c))
         assert not c.has("q_image_clear")
         c.close()
-    up = _open(servers[0].url, "classical")
+    up = opened(servers[0].url, "classical")
     run = up.upload("uploader", "late.png", data)  # the teacher uploads it through one process
     assert not run.errors, run
     up.close()
     for s in servers:  # and every process finds it at once
-        c = _open(s.url, "classical", link)
+        c = opened(s.url, "classical", link)
         assert not _missing(c), c.texts("alert")
-        assert _heading(c) == "Pattern store (2/40)" and c.has("q_image_clear"), _heading(c)
+        assert store_heading(c) == "Pattern store (2/40)" and c.has("q_image_clear"), store_heading(c)
         c.close()
 
 
 def test_an_svg_past_the_browsers_filter_is_explained_on_every_uploader(servers):
-    c = _open(servers[1].url, "classical")
+    c = opened(servers[1].url, "classical")
     try:
-        before = _heading(c)
+        before = store_heading(c)
         run = c.upload("uploader", "drawing.svg", SVG, "image/svg+xml")
         assert run.status in OK and any(e.startswith(SVG_SAID) for e in run.errors), run
-        assert not c.exceptions() and _heading(c) == before
+        assert not c.exceptions() and store_heading(c) == before
         run = c.upload("q_uploader", "drawing.svg", SVG, "image/svg+xml")
         assert any(e.startswith(SVG_SAID) for e in run.errors) and not c.exceptions(), run
         assert not c.has("q_image_clear")
@@ -98,16 +85,16 @@ def test_an_uploaded_file_is_released_once_read_and_every_uploader_goes_on(serve
     (ui.store.store.release_upload: 60 flooding sessions held 530 MB): later runs see the
     released file as Streamlit's DeletedFile, and the query, the store and the Energy
     Transformer's photo all stay in use, with no error."""
-    c = _open(servers[0].url, "classical")
+    c = opened(servers[0].url, "classical")
     try:
         run = c.upload("q_uploader", "query.png", png(31416))
         assert not run.errors and c.has("q_image_clear"), run
         run = c.upload("uploader", "mine.png", png(27182))
-        assert not run.errors and _heading(c) == "Pattern store (4/40)", run
+        assert not run.errors and store_heading(c) == "Pattern store (4/40)", run
         for _ in range(2):  # reruns after the release
             run = c.click("classical_step")
             assert run.status in OK and not c.exceptions(), run
-        assert c.has("q_image_clear") and _heading(c) == "Pattern store (4/40)"
+        assert c.has("q_image_clear") and store_heading(c) == "Pattern store (4/40)"
         c.switch_page("energy_transformer")
         c.set_value("energy_transformer_src", "upload")
         run = c.upload("energy_transformer_upload", "photo.png", png(16180, size=64))

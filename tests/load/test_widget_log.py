@@ -12,10 +12,9 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from tests.support.server import Server, tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient, opened
 from ui.serving import widget_log
 
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 LINE = re.compile(r"session (\w+): widget '([^']+)' holds a value Streamlit cannot read \((\w+): ")
 
 
@@ -25,13 +24,6 @@ def server():
     s.skip_unless_healthy(timeout=90)
     yield s
     s.stop()
-
-
-def opened(url: str, page: str) -> StClient:
-    c = StClient(url, timeout=60)
-    c.connect()
-    assert c.open(page).status in OK
-    return c
 
 
 def send(c: StClient, el, **value) -> None:

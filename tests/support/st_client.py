@@ -396,3 +396,20 @@ class StClient:
             elif delta.WhichOneof("type") == "add_block":
                 run_elements.pop(path, None)
         return msg
+
+
+OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}  # a run that ended well
+
+
+def opened(url: str, page: str = "", query: str = "", timeout: float = 60) -> StClient:
+    """A new session on `page` with the link's `query`, its first run ended well."""
+    c = StClient(url, timeout=timeout)
+    c.connect()
+    run = c.open(page, query)
+    assert run.status in OK, run
+    return c
+
+
+def store_heading(c: StClient) -> str:
+    """The sidebar's "Pattern store (n/40)" heading, or "" when the page shows none."""
+    return next((t for t in c.texts("heading") if t.startswith("Pattern store")), "")
