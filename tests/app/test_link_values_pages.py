@@ -35,3 +35,17 @@ def test_every_field_hostile_at_once_crashes_nothing_and_says_each_once(page, ca
         assert len(said) <= 1, (page, category, key, raw, said)
         if key in at.query_params:
             assert f.parse(qp(at, key))[1] is None, (key, qp(at, key))  # the address bar is clean
+
+
+@pytest.mark.parametrize("page, query, key", [
+    ("transformer_heads", {"iteration": "²"}, "iteration"),  # "²".isdigit() is True; int() refused it
+    ("energy_transformer", {"rows": "0,9"}, "rows"),  # the range's message raised a TypeError
+    ("learning", {"view": "points", "pts": "x,1;2,y"}, "pts"),  # float() said "could not convert"
+])
+def test_issue_44s_links_say_one_plain_sentence(page, query, key):
+    at = open_app(page, query=query)
+    assert not at.exception, at.exception
+    said = [w.value for w in at.warning if f"The link sets {key} = " in w.value]
+    assert len(said) == 1, said
+    for python in ("invalid literal", "could not convert", "object is not", "Error"):
+        assert python not in said[0], said[0]
