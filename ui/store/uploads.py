@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import os
 import re
 import tempfile
@@ -126,8 +127,10 @@ class UploadStore:
         self.linked_share = linked_share
         self.rescan_s = rescan_s
         self._lock = threading.Lock()
-        # digest -> [arrived (epoch s, the file's time), bytes, last opened by a link or None]
+        # digest -> [arrived (epoch s, the file's time), bytes, last opened by a link or None],
+        # in the order they arrived (a scan sorts them; a put appends the newest)
         self._entries: dict[str, list] = {}
+        self._linked: set[str] = set()  # the entries with a link mark (a few, beside thousands)
         self._total = 0              # bytes of the indexed files
         self._scanned: float | None = None  # time.monotonic() of the last scan
 
@@ -205,6 +208,7 @@ class UploadStore:
         with self._lock:
             if path.stem in self._entries:
                 self._entries[path.stem][2] = time.time()
+                self._linked.add(path.stem)
         return True
 
     # ------------------------------------------------------------ the bound
@@ -236,7 +240,7 @@ class UploadStore:
                 marks[stem] = st.st_mtime
             elif suffix == "tmp" and now - st.st_mtime > STALE_TMP_S:
                 _unlink(Path(entry.path))
-        entries, total = {}, 0
+        found, total = [], 0
         for stem, opened in marks.items():
             if stem not in pngs or now - opened > self.linked_s:
                 _unlink(self.root / f"{stem}.link")  # its upload went, or its week is over
@@ -246,42 +250,53 @@ class UploadStore:
             if now - arrived > self.max_age_s and linked is None:
                 self._delete(stem)
                 continue
-            entries[stem] = [arrived, size, linked]
+            found.append((arrived, stem, [arrived, size, linked]))
             total += size
+        entries = {stem: entry for _, stem, entry in sorted(found)}  # in arrival order
         with self._lock:
             self._entries = entries
+            self._linked = {stem for stem, e in entries.items() if e[2] is not None}
             self._total = total
             self._scanned = time.monotonic()
 
-    def eviction_order(self, now: float | None = None) -> list[str]:
-        """The entries in the order they would go: those outside the links' protection by
-        arrival, then the protected ones, least recently opened first. Protected: opened by a
-        link within linked_s, the most recently opened first, up to linked_share of max_bytes."""
-        now = time.time() if now is None else now
+    def _protected(self, now: float) -> list[str]:
+        """The entries the links protect: opened by a link within linked_s, the most recently
+        opened first, up to linked_share of max_bytes."""
         with self._lock:
-            items = list(self._entries.items())
-        linked = sorted(((e[2], s, e[1]) for s, e in items if e[2] is not None and now - e[2] <= self.linked_s),
-                        reverse=True)
+            linked = sorted(((e[2], s, e[1]) for s in self._linked if (e := self._entries.get(s))
+                             and e[2] is not None and now - e[2] <= self.linked_s), reverse=True)
         protected, room = [], self.linked_share * self.max_bytes
         for _, stem, size in linked:
             if size > room:
                 break
             protected.append(stem)
             room -= size
+        return protected
+
+    def eviction_order(self, now: float | None = None) -> list[str]:
+        """The entries in the order they would go: those the links do not protect by arrival,
+        then the protected ones, least recently opened first."""
+        protected = self._protected(time.time() if now is None else now)
         kept = set(protected)
-        rest = sorted((e[0], s) for s, e in items if s not in kept)
-        return [s for _, s in rest] + protected[::-1]
+        with self._lock:
+            return [s for s in self._entries if s not in kept] + protected[::-1]
 
     def _evict(self, now: float | None = None) -> None:
-        """The first arrived beyond max_bytes go, links' protected entries last."""
+        """The first arrived beyond max_bytes go, the links' protected entries last. Walks the
+        index in arrival order and stops once within the bound: a put into a full store costs
+        no sort of the whole folder."""
         with self._lock:
             if self._total <= self.max_bytes:
                 return
-        for stem in self.eviction_order(now):
+            queue = list(self._entries)  # arrival order
+        protected = self._protected(time.time() if now is None else now)
+        kept = set(protected)
+        for stem in itertools.chain((s for s in queue if s not in kept), reversed(protected)):
             with self._lock:
                 if self._total <= self.max_bytes:
                     return
                 entry = self._entries.pop(stem, None)
+                self._linked.discard(stem)
                 if entry is None:
                     continue
                 self._total -= entry[1]
