@@ -53,6 +53,10 @@ def test_nginx_config_renders():
     assert "proxy_hide_header Content-Security-Policy;" in conf
     assert 'add_header Content-Security-Policy "frame-ancestors \'self\'" always;' in conf
     assert "X-Frame-Options" not in conf
+    # no client address is written down in the access log (docs/privacy.md); the headers
+    # that pass it to the app are not stored by it
+    for address in ("$remote_addr", "$http_x_forwarded_for", "$proxy_add_x_forwarded_for", "$realip"):
+        assert address not in conf.split("log_format")[1].split(";")[0], address
 
 
 def test_nginx_config_frame_policy_and_cross_site_cookie():

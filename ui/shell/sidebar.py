@@ -115,7 +115,8 @@ def _ingest_uploads() -> None:
 def _uploader() -> None:
     st.file_uploader("Upload images", type=UPLOAD_TYPES, accept_multiple_files=True,
                      key="uploader", on_change=_ingest_uploads,
-                     help="PNG, JPEG, GIF, WebP or BMP; each is centre-cropped to a square.")
+                     help="PNG, JPEG, GIF, WebP or BMP; each is centre-cropped to a square. "
+                          + store.KEPT_WORDS)
     for err in st.session_state.get("upload_errors", []):
         st.error(err)
 
@@ -184,7 +185,7 @@ def _query_panel() -> None:
     if unused:
         st.caption(unused)
     st.file_uploader("Or upload a query image", type=UPLOAD_TYPES, key="q_uploader",
-                     on_change=_ingest_query_upload)
+                     on_change=_ingest_query_upload, help=store.KEPT_WORDS)
     if st.session_state.get("q_upload_error"):
         st.error(st.session_state.q_upload_error)
 

@@ -26,6 +26,10 @@ SOURCE_SIZE = 64        # stored images are kept as 64 x 64 squares
 MAX_PATTERNS = 40       # the store's cap: beyond it the pages stop being instant
 DEFAULT_PRESETS = ("letters/H", "letters/O", "letters/X")
 MAX_LINK_NOTES = 4      # messages about one link's store: beyond these, a count
+# what an uploader tells the user the server keeps (docs/privacy.md)
+KEPT_WORDS = (f"The server keeps it, as a {uploads.KEEP} x {uploads.KEEP} picture with its file "
+              f"name, for up to {uploads.MAX_AGE_S // 86400} days so that links can carry it; "
+              "no account, name or address is stored.")
 
 
 def store_first(why: str = "to begin", drawn: bool = False) -> str:

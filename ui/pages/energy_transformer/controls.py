@@ -31,7 +31,7 @@ def pick_image() -> tuple[np.ndarray | None, str]:
         return preset_image("photos", name, SIZE), f"preset/{name}"
     up = st.file_uploader("Upload a photo", type=UPLOAD_TYPES, key="energy_transformer_upload",
                           help=f"Any size, colour or greyscale: it is centre-cropped and resized "
-                               f"to {SIZE} x {SIZE} pixels.")
+                               f"to {SIZE} x {SIZE} pixels. " + store.KEPT_WORDS)
     if up is not None:
         try:
             SETTINGS.assign("img", store.upload_key(up))
