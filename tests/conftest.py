@@ -78,6 +78,10 @@ if not os.environ.get("HOPFIELD_UPLOAD_DIR") or (
 
     os.environ["HOPFIELD_UPLOAD_DIR"] = tempfile.mkdtemp(prefix="hopfield-uploads-")
     os.environ["_HOPFIELD_TEST_UPLOADS"] = os.environ["HOPFIELD_UPLOAD_DIR"]
+# The class's budget of new images a minute (ui/store/upload_budget.py) is sized for a class,
+# not for a test run, whose sessions upload dozens a minute into one folder: a one-minute hold
+# lifts it to thousands. The tests of the budget and the flood set their own.
+os.environ.setdefault("HOPFIELD_UPLOAD_HOLD_MINUTES", "1")
 
 
 # The app gives torch and NumPy's BLAS one thread each for the whole process (ui/serving/boot.py),

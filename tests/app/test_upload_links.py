@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.apptest import open_app
 from tests.support.badfiles import encode, photo
-from ui.store import upload_quota, uploads
+from ui.store import upload_budget, upload_quota, uploads
 from ui.store.uploads import UploadStore
 
 
@@ -219,6 +219,11 @@ def test_the_classs_budget_refuses_in_words_and_does_not_count_against_the_tab(f
                                        "sending many new images, more than the class's shared "
                                        "store takes in from new tabs (2 a minute)")
     assert len(at.session_state["_upload_quota"].times) == 2  # the refused one given back
+    ledger = folder / upload_budget.FOLDER
+    before = sorted(ledger.iterdir())
+    upload(at, ("notes.png", b"%PDF-1.4 not an image"))  # a file that does not decode ...
+    assert sorted(ledger.iterdir()) == before  # ... costs the class's budget nothing
+    at.session_state["_upload_quota"].times.pop()  # (its tab's quota, as ever: given back here)
     at.session_state["_tab_opened"] -= 120  # the same tab two minutes on: no longer new
     upload(at, ("b2.png", png(1603)), ("b3.png", png(1604)))
     assert store_size(at) == 7

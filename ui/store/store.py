@@ -140,15 +140,19 @@ def keep_upload(filename: str, data: bytes) -> str:
     file is new to the store and this session has added its quota of new images lately, or the
     class's store has taken in its minute's worth (upload_budget.BudgetExceeded)."""
     disk = uploads.default_store()
-    if not disk.has(uploads.key_of(data)):
-        quota = st.session_state.setdefault("_upload_quota", upload_quota.Quota())
-        quota.take()
-        try:  # the class's budget, shared by every tab and process
-            upload_budget.default_budget().admit(tab_age_s())
-        except upload_budget.BudgetExceeded:
-            quota.give_back()  # a refused image does not count against the tab
-            raise
-    return disk.put(filename, data)
+    if disk.has(uploads.key_of(data)):
+        return disk.put(filename, data)  # the store has it: nothing counted
+    quota = st.session_state.setdefault("_upload_quota", upload_quota.Quota())
+    quota.take()
+    budget = upload_budget.default_budget()  # the class's, shared by every tab and process
+    try:
+        budget.check(tab_age_s())
+    except upload_budget.BudgetExceeded:
+        quota.give_back()  # a refused image does not count against the tab
+        raise
+    key = disk.put(filename, data)  # ImageError for a bad file: the tab's quota counted it
+    budget.record(tab_age_s())
+    return key
 
 
 def opened_tab() -> None:

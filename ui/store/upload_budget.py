@@ -7,10 +7,11 @@ sessions as fast as the server lets it leaves the other half to the students alr
 The ledger lives beside the images (`<upload folder>/.budget/`, one empty file a new image,
 named by its time and its kind of tab), so every process that shares the images shares it; the
 files of the last minute are all it holds, and each admission deletes the older ones, so no
-state on disk outlives a flood by more than a minute. Two processes admitting at the same
-instant may let one image more through; the bound is "about". No streamlit here:
-ui.store.store asks before a session's new image is decoded (after the tab's own quota,
-ui.store.upload_quota).
+state on disk outlives a flood by more than a minute. Only images the store took in count (a
+file that does not decode costs its tab's quota, ui.store.upload_quota, not the class's
+budget); uploads checked at the same instant may let one or two more through, so the bound is
+"about". No streamlit here: ui.store.store checks before a session's new image is decoded and
+records it once stored.
 """
 from __future__ import annotations
 
@@ -68,9 +69,9 @@ class Budget:
             out.append((t, kind))
         return sorted(out)
 
-    def admit(self, tab_age_s: float, now: float | None = None) -> None:
-        """Count one new image from a tab opened tab_age_s ago, or raise BudgetExceeded with a
-        sentence that says why and when to try again."""
+    def check(self, tab_age_s: float, now: float | None = None) -> None:
+        """Raise BudgetExceeded, with a sentence that says why and when to try again, when the
+        minute's budget has no room for a new image from a tab opened tab_age_s ago."""
         now = time.time() if now is None else now
         recent = self.recent(now)
         new_tab = tab_age_s < self.new_tab_s
@@ -89,9 +90,18 @@ class Budget:
                 f"class's shared store takes in from new tabs ({self.new_tabs} a minute); this "
                 f"tab can upload again {when(wait)}. Presets and images already uploaded can "
                 "still be added.")
+
+    def record(self, tab_age_s: float, now: float | None = None) -> None:
+        """Count one new image the store took in from a tab opened tab_age_s ago."""
+        now = time.time() if now is None else now
         self.folder.mkdir(parents=True, exist_ok=True)
-        name = f"{int(now * 1e9)}-{'n' if new_tab else 's'}-{secrets.token_hex(4)}"
+        name = f"{int(now * 1e9)}-{'n' if tab_age_s < self.new_tab_s else 's'}-{secrets.token_hex(4)}"
         (self.folder / name).touch()
+
+    def admit(self, tab_age_s: float, now: float | None = None) -> None:
+        """check, then record: one new image counted, or BudgetExceeded."""
+        self.check(tab_age_s, now)
+        self.record(tab_age_s, now)
 
 
 def default_budget() -> Budget:

@@ -167,7 +167,8 @@ def test_the_server_wide_rate_fills_the_unprotected_store_no_sooner_than_the_hol
         rate = uploads.per_minute(mb * 2 ** 20, hold)
         assert rate * (hold / 60) * uploads.MAX_PNG_BYTES <= (1 - uploads.LINKED_SHARE) * mb * 2 ** 20
         assert (rate + 1) * (hold / 60) * uploads.MAX_PNG_BYTES > (1 - uploads.LINKED_SHARE) * mb * 2 ** 20
-    assert uploads.per_minute(512 * 2 ** 20, 3600) == uploads.per_minute() == 87
+    assert uploads.per_minute(512 * 2 ** 20, 3600) == 87  # the defaults: 512 MB, an hour
+    assert uploads.MAX_BYTES == 512 * 2 ** 20 and uploads.HOLD_S == 3600
 
 
 def test_the_largest_entry_is_within_the_bound_the_rate_assumes(store):
