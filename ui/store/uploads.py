@@ -60,7 +60,7 @@ STALE_TMP_S = 3600           # a .tmp this old was left by a process killed mid-
 ROOT_ENV = "HOPFIELD_UPLOAD_DIR"
 SIZE_ENV = "HOPFIELD_UPLOAD_STORE_MB"    # the folder's bound, in MB (default 512)
 HOLD_ENV = "HOPFIELD_UPLOAD_HOLD_MINUTES"  # HOLD_S in minutes (default 60)
-DEFAULT_ROOT = Path(__file__).resolve().parent.parent / ".uploads"
+DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".uploads"  # the repository's, git-ignored
 
 
 def _env_number(name: str, default: float) -> float:

@@ -348,3 +348,18 @@ def test_an_uploaded_query_image_is_decoded_once_and_carried_by_the_link(monkeyp
     assert other.session_state["q_image"] == link["q_image"]
     other.button(key="q_image_clear").click().run()
     assert "q_image" not in dict(other.query_params)
+
+
+def test_the_default_folder_is_the_repositorys_and_git_ignores_it():
+    """`<repo>/.uploads/` as docs/classroom.md says (the move of uploads.py into ui/store/ had
+    made it ui/.uploads/, which git did not ignore: a server started without
+    $HOPFIELD_UPLOAD_DIR wrote its ledger into the checkout)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[3]
+    assert uploads.DEFAULT_ROOT == root / ".uploads"
+    probe = uploads.DEFAULT_ROOT / ".budget" / "entry"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(probe)], cwd=root)
+    if ignored.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert ignored.returncode == 0, "git would track the upload folder"
