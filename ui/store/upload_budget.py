@@ -98,11 +98,6 @@ class Budget:
         name = f"{int(now * 1e9)}-{'n' if tab_age_s < self.new_tab_s else 's'}-{secrets.token_hex(4)}"
         (self.folder / name).touch()
 
-    def admit(self, tab_age_s: float, now: float | None = None) -> None:
-        """check, then record: one new image counted, or BudgetExceeded."""
-        self.check(tab_age_s, now)
-        self.record(tab_age_s, now)
-
 
 def default_budget() -> Budget:
     """The budget of the configured upload folder (a new object each time: the state is on disk)."""

@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 from PIL import Image, ImageOps, PngImagePlugin
@@ -273,25 +274,25 @@ class UploadStore:
             room -= size
         return protected
 
-    def eviction_order(self, now: float | None = None) -> list[str]:
-        """The entries in the order they would go: those the links do not protect by arrival,
-        then the protected ones, least recently opened first."""
+    def _queue(self, now: float | None = None) -> Iterator[str]:
+        """The entries in the order they go: those the links do not protect by arrival, then
+        the protected ones, least recently opened first (lazily: eviction stops early)."""
         protected = self._protected(time.time() if now is None else now)
         kept = set(protected)
         with self._lock:
-            return [s for s in self._entries if s not in kept] + protected[::-1]
+            order = list(self._entries)  # arrival order
+        return itertools.chain((s for s in order if s not in kept), reversed(protected))
+
+    def eviction_order(self, now: float | None = None) -> list[str]:
+        return list(self._queue(now))
 
     def _evict(self, now: float | None = None) -> None:
-        """The first arrived beyond max_bytes go, the links' protected entries last. Walks the
-        index in arrival order and stops once within the bound: a put into a full store costs
-        no sort of the whole folder."""
+        """The first arrived beyond max_bytes go, the links' protected entries last; the walk
+        stops once within the bound, so a put into a full store sorts nothing."""
         with self._lock:
             if self._total <= self.max_bytes:
                 return
-            queue = list(self._entries)  # arrival order
-        protected = self._protected(time.time() if now is None else now)
-        kept = set(protected)
-        for stem in itertools.chain((s for s in queue if s not in kept), reversed(protected)):
+        for stem in self._queue(now):
             with self._lock:
                 if self._total <= self.max_bytes:
                     return
