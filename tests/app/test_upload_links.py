@@ -234,7 +234,8 @@ def test_the_classs_budget_refuses_in_words_and_does_not_count_against_the_tab(f
 def test_every_uploader_says_what_the_server_keeps_and_for_how_long(folder):
     """docs/privacy.md's row, on screen where an image is given: the days come from the store."""
     from ui.store.store import KEPT_WORDS
-    assert f"for up to {uploads.MAX_AGE_S // 86400} days" in KEPT_WORDS and "30 days" in KEPT_WORDS
+    assert f"for {uploads.MAX_AGE_S // 86400} days (longer while a link to it is opened every " \
+           f"{uploads.LINKED_S // 86400} days)" in KEPT_WORDS and "30 days" in KEPT_WORDS
     assert f"{uploads.KEEP} x {uploads.KEEP} picture with its file name" in KEPT_WORDS
     at = open_app("classical")
     for key in ("uploader", "q_uploader"):

@@ -28,8 +28,9 @@ DEFAULT_PRESETS = ("letters/H", "letters/O", "letters/X")
 MAX_LINK_NOTES = 4      # messages about one link's store: beyond these, a count
 # what an uploader tells the user the server keeps (docs/privacy.md)
 KEPT_WORDS = (f"The server keeps it, as a {uploads.KEEP} x {uploads.KEEP} picture with its file "
-              f"name, for up to {uploads.MAX_AGE_S // 86400} days so that links can carry it; "
-              "no account, name or address is stored.")
+              f"name, for {uploads.MAX_AGE_S // 86400} days (longer while a link to it is opened "
+              f"every {uploads.LINKED_S // 86400} days) so that links can carry it; no account, "
+              "name or address is stored.")
 
 
 def store_first(why: str = "to begin", drawn: bool = False) -> str:
