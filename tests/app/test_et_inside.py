@@ -206,3 +206,30 @@ def test_a_head_is_named_by_the_one_rule_for_attention_heads():
     at = open_app("energy_transformer")
     assert inside.KIND_WORDS in [c.value for c in at.caption]
     assert not any("averages over nearly all" in m.value for m in at.markdown)
+
+
+def test_the_look_inside_is_computed_once_per_run_step_and_patch_for_the_whole_class(monkeypatch):
+    """Issue 45: the look inside was about 8 % of the server's time under a class's load,
+    recomputed on every rerun of every session. Now it is cached by the run, the step and the
+    patch (ui/pages/energy_transformer/cache.py): a second student on the same link, and a
+    rerun, compute nothing; another patch computes its own attention only."""
+    from hopfield_core.et import inspect
+    from ui.pages.energy_transformer import cache
+
+    calls = {"attention": 0, "memory_use": 0}
+    for name in calls:
+        real = getattr(inspect, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            calls[_name] += 1
+            return _real(*a, **k)
+        monkeypatch.setattr(inspect, name, counted)
+    cache.attention.clear()
+    cache.memories.clear()
+    first = open_app("energy_transformer")
+    assert calls == {"attention": 1, "memory_use": 1}, calls
+    open_app("energy_transformer")  # another student, the same link
+    first.run()  # a rerun
+    assert calls == {"attention": 1, "memory_use": 1}, calls
+    open_app("energy_transformer", {"query": "5"})
+    assert calls == {"attention": 2, "memory_use": 1}, calls

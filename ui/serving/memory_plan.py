@@ -21,8 +21,8 @@ store of 40 patterns). The worst case adds up (MB = 2^20 bytes):
     caches bounded by entries, ENTRY_BOUNDED: entries x the
     largest entry a link can create (the largest: the MiniLM's
     weights, 87 MB, 64 pattern sets of 0.94 MB, 3 projections of
-    18 MB)                                                        entry_bounded()   329
-                                                                          worst()  2017
+    18 MB)                                                        entry_bounded()   333
+                                                                          worst()  2021
 
 worst() <= CLASS_BYTES: tests/ui/serving/test_memory_plan.py adds the limits up, checks that
 every ByteCache and every st.cache_data / st.cache_resource of ui/ is listed here with its
@@ -72,6 +72,8 @@ ENTRY_BOUNDED = {
     "ui.pages.attention.cache.projections": (3, 18 * MB + 512 * KB),  # d = 3072, 4 heads of 64
     "ui.pages.energy_transformer.cache._load": (6, 512 * KB),  # 2 models x 3 devices (CUDA, MPS, CPU)
     "ui.pages.energy_transformer.cache.spectrum": (256, 2 * KB),  # the eigenvalues of M at one step
+    "ui.pages.energy_transformer.cache.attention": (512, 3 * KB),  # 4 heads x 64 patches, float64
+    "ui.pages.energy_transformer.cache.memories": (128, 16 * KB),  # uses of 256 memories, 24 patches
     "ui.pages.learning.cache.plane_run": (64, 64 * KB),         # 16 patterns in the plane, 61 frames
     "ui.pages.learning.cache.image_run": (32, 1 * MB),          # 40 patterns of d = 3072 learned
     "ui.pages.attention_family.cache.cloud_layers": (64, 200 * KB),  # 200 tokens, 20 layers, twice

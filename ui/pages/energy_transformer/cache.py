@@ -1,5 +1,5 @@
 """The Energy Transformer page's caches: the model, loaded once per process and per device, the
-completions and the eigenvalue spectra."""
+completions, the eigenvalue spectra and the look inside the model at a step."""
 from __future__ import annotations
 
 import time
@@ -91,3 +91,41 @@ def spectrum(device: str, name: str, run_key: tuple, t: int, _tokens: np.ndarray
         raise RuntimeError(error)
     with memory_gate.reserve(spectrum_bytes(*np.shape(_tokens))):  # ui/serving/memory_gate.py
         return eigenvalues(model.model, np.array(_tokens))  # writable, as torch needs
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def attention(device: str, name: str, run_key: tuple, t: int, q: int, _tokens: np.ndarray) -> np.ndarray:
+    """Patch q's attention in every head (H, N) on the tokens of step t of a run, keyed by the
+    run, the step and the patch: a class on one link computes each once, not once a student."""
+    from hopfield_core.et.inspect import attention as weights
+    from hopfield_core.et.inspect import inspect_bytes
+
+    model, error = load_et(device, name)
+    if model is None:
+        raise RuntimeError(error)
+    with memory_gate.reserve(inspect_bytes(model.cfg, 1)):  # ui/serving/memory_gate.py
+        return weights(model.model, np.array(_tokens)[None], q)[0]
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def memories(device: str, name: str, run_key: tuple, t: int, top: int, _tokens: np.ndarray) -> dict:
+    """What the look inside shows of the memories at step t of a run, keyed by the run and the
+    step: each memory's use (K,), the `top` most used (order, shares), how many hold half the
+    use, their drawings as patches, and the roughness of those drawings beside random
+    directions and the image's own tokens drawn the same way (hopfield_core.et.inspect)."""
+    from hopfield_core.et import inspect
+
+    model, error = load_et(device, name)
+    if model is None:
+        raise RuntimeError(error)
+    tokens = np.array(_tokens)
+    with memory_gate.reserve(inspect.inspect_bytes(model.cfg, 1)):  # ui/serving/memory_gate.py
+        use = inspect.memory_use(model.model, tokens[None])[0]
+    order, shares = inspect.top_memories(use, top)
+    patches = inspect.memory_patches(model.model, order)
+    return {"use": use, "order": order, "shares": shares,
+            "half": int(np.searchsorted(np.cumsum(np.sort(use)[::-1]), use.sum() / 2) + 1),
+            "patches": patches,
+            "rough": (inspect.roughness(patches),
+                      inspect.roughness(inspect.drawn(model.model, inspect.random_directions(model.model, len(order)))),
+                      inspect.roughness(inspect.drawn(model.model, tokens)))}

@@ -6,17 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from hopfield_core.et.inspect import (
-    attention,
-    drawn,
-    inspect_bytes,
-    memory_patches,
-    memory_use,
-    montage,
-    random_directions,
-    roughness,
-    top_memories,
-)
+from hopfield_core.et.inspect import montage
 from hopfield_core.et.masks import show_masked
 from hopfield_core.heads import kinds
 from hopfield_core.modern import k90
@@ -24,9 +14,9 @@ from ui.charts.chart_numbers import show_columns
 from ui.charts.pictures import image_png
 from ui.player.live_charts import live, live_image
 from ui.player.play import playing
-from ui.serving import memory_gate
 from ui.store.grid_editor import cell_grid, new_edits
 
+from . import cache
 from . import figures as et_figures
 from .settings import GRID, PATCH, SETTINGS
 
@@ -111,14 +101,14 @@ def head_words(a: np.ndarray, mask: np.ndarray, q: int, self_out: bool) -> list[
     return out
 
 
-def attention_part(model, tokens: np.ndarray, mask: np.ndarray, image: np.ndarray, t: int) -> None:
+def attention_part(run, model, c, t: int) -> None:
     apply_query_edits()
     q = int(SETTINGS["query"])
+    mask = c.mask
     left, right = st.columns([1, 3], gap="medium")
     with left:
-        picker(image, mask, q)
-    with memory_gate.reserve(inspect_bytes(model.cfg, 1)):  # ui/serving/memory_gate.py
-        a = attention(model.model, tokens[[t]], q)[0]  # (H, N)
+        picker(c.image, mask, q)
+    a = cache.attention(c.device, c.name, run.key, t, q, run.out.tokens[t])  # (H, N)
     live(right, et_figures.attention(a, mask, q, t), "energy_transformer_attention", PAGE)
     right.caption("Colour: the share of the head's attention on each patch, in per cent. Dots "
                   "mark the hidden patches; the red square is the patch looked from.")
@@ -134,24 +124,19 @@ def attention_part(model, tokens: np.ndarray, mask: np.ndarray, image: np.ndarra
         "energy_transformer_attention_numbers", title=f"Attention of patch {place(q)} at step {t}")
 
 
-def memory_part(model, tokens: np.ndarray, image: np.ndarray, t: int) -> None:
+def memory_part(run, model, c, t: int) -> None:
     cfg = model.cfg
-    with memory_gate.reserve(inspect_bytes(cfg, 1)):  # ui/serving/memory_gate.py
-        use = memory_use(model.model, tokens[[t]])[0]  # (K,)
-    order, shares = top_memories(use, TOP)
-    half = int(np.searchsorted(np.cumsum(np.sort(use)[::-1]), use.sum() / 2) + 1)
+    seen = cache.memories(c.device, c.name, run.key, t, TOP, run.out.tokens[t])
+    order, shares, half = seen["order"], seen["shares"], seen["half"]
     st.markdown(f"**The {TOP} memories this image uses most at step {t}**, of {cfg.memories}, "
                 "each drawn as a patch by the model's decoder, the most used first")
-    tiles = montage(memory_patches(model.model, order), COLUMNS)
+    tiles = montage(seen["patches"], COLUMNS)
     scale = max(1, 640 // tiles.shape[1])
     live_image(st.container(key="energy_transformer_memories"), image_png(tiles, tiles.shape[1] * scale),
                alt=f"The {TOP} most used of the model's {cfg.memories} memories, each a "
                    f"{cfg.patch_size} by {cfg.patch_size} pixel patch, in rows of {COLUMNS}.",
                width="content")
-    rough = [roughness(memory_patches(model.model, order)),
-             roughness(drawn(model.model, random_directions(model.model, len(order)))),
-             roughness(drawn(model.model, tokens[t]))]
-    st.caption(memory_words(shares, half, len(tokens[t]), *rough))
+    st.caption(memory_words(shares, half, run.out.tokens.shape[1], *seen["rough"]))
     show_columns(st, {
         "rank": np.arange(1, len(order) + 1), "memory": order,
         "share of the Hopfield energy (%)": np.round(100 * shares, 2)},
@@ -203,5 +188,5 @@ def section(run, model, c, t: int) -> None:
         "scores over the others become softmax weights, drawn below: the weights with which "
         "its move takes from them (it is also a key for the others). The Hopfield energy pulls "
         "each token towards the stored memories it already leans to.")
-    attention_part(model, run.out.tokens, c.mask, c.image, t)
-    memory_part(model, run.out.tokens, c.image, t)
+    attention_part(run, model, c, t)
+    memory_part(run, model, c, t)
