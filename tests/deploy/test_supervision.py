@@ -25,10 +25,9 @@ from tests.support.launcher import (
     port_open,
     websocket_status,
 )
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient
 from tests.support.student import png
 
-OK = ("FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY")
 
 
 def test_backoff_restarts_at_once_then_doubles_while_it_keeps_dying():

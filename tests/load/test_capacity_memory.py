@@ -16,13 +16,12 @@ import threading
 
 from tests.support.load_memory import sessions_at_once
 from tests.support.server import tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient
 
 SESSIONS = 5
 LINK = ("view=curves&v_sync=0&v_async=0&v_dense=0&v_exp=0&v_modern=1&d=1000&n_lo=1&n_hi=3000"
         "&points=2&trials=100&beta=1")
 RISE = 2 ** 30  # bytes the five runs may add to the idle server, all together
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 
 
 def _session(url: str, seed: int, barrier: threading.Barrier, problems: list) -> None:

@@ -15,7 +15,7 @@ import threading
 
 from tests.support.load_memory import sessions_at_once
 from tests.support.server import tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient
 from ui.pages.modern.settings import BETAS
 from ui.serving import memory_plan
 
@@ -25,7 +25,6 @@ STORE = ",".join([f"letters/{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
                  + [f"digits/{i}" for i in range(10)]
                  + ["shapes/circle", "shapes/square", "shapes/triangle", "shapes/cross"])
 LINK = f"size=32&colour=1&presets={STORE}&steps=2000&gamma=0.01"
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 
 
 def _session(url: str, i: int, barrier: threading.Barrier, problems: list) -> None:

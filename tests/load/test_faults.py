@@ -21,10 +21,9 @@ from urllib.parse import parse_qs
 import pytest
 
 from tests.support.server import Server, tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient
 from tests.support.student import png
 
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 HEAVY_LINK = "size=32&colour=1&T=1.0"  # d = 3072 at temperature 1: a run up to the CPU budget
 
 

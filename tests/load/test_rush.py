@@ -17,13 +17,12 @@ import threading
 import pytest
 
 from tests.support.server import Server, tracebacks
-from tests.support.st_client import StClient
+from tests.support.st_client import OK, StClient
 
 SESSIONS = 30
 # page url name -> the key of its Step button (None: the page has no player)
 PAGES = {"classical": "classical_step", "dense": "dense_step", "modern": "modern_step",
          "attention": None, "energy_transformer": "energy_transformer_step"}
-OK = {"FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"}
 
 
 @pytest.fixture
