@@ -77,6 +77,15 @@ def positive_int_env(name: str, default: int) -> int:
     return int(value) if value.isdigit() and int(value) > 0 else default
 
 
+def positive_number_env(name: str, default: float) -> float:
+    """The environment variable `name` when it is a positive finite number, else `default`."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if 0 < value < float("inf") else default
+
+
 def math_threads() -> int:
     """Threads per math call: $HOPFIELD_MATH_THREADS (a positive integer), else 1."""
     return positive_int_env("HOPFIELD_MATH_THREADS", 1)

@@ -20,6 +20,8 @@ import secrets
 import time
 from pathlib import Path
 
+from ui.serving.boot import positive_number_env
+
 from . import uploads
 from .upload_quota import QuotaExceeded, when
 
@@ -35,7 +37,7 @@ class BudgetExceeded(QuotaExceeded):
 
 
 def new_tab_s() -> float:
-    return uploads._env_number(NEW_TAB_ENV, NEW_TAB_S)
+    return positive_number_env(NEW_TAB_ENV, NEW_TAB_S)
 
 
 class Budget:

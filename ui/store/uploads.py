@@ -38,6 +38,7 @@ import numpy as np
 from PIL import Image, ImageOps, PngImagePlugin
 
 from hopfield_core import image_files, images
+from ui.serving.boot import positive_number_env
 from ui.serving.text import safe_name
 
 # The file picker offers images; "image/*" also makes Streamlit leave the check of a file's type
@@ -64,23 +65,14 @@ HOLD_ENV = "HOPFIELD_UPLOAD_HOLD_MINUTES"  # HOLD_S in minutes (default 60)
 DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".uploads"  # the repository's, git-ignored
 
 
-def _env_number(name: str, default: float) -> float:
-    """A positive number from the environment, or the default (a bad value is ignored)."""
-    try:
-        value = float(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if value > 0 and value == value and value != float("inf") else default
-
-
 def store_bytes() -> int:
     """The folder's bound: $HOPFIELD_UPLOAD_STORE_MB, else MAX_BYTES (512 MB)."""
-    return int(_env_number(SIZE_ENV, MAX_BYTES / 2 ** 20) * 2 ** 20)
+    return int(positive_number_env(SIZE_ENV, MAX_BYTES / 2 ** 20) * 2 ** 20)
 
 
 def hold_s() -> float:
     """How long an upload is sure to stay after it arrives: $HOPFIELD_UPLOAD_HOLD_MINUTES."""
-    return _env_number(HOLD_ENV, HOLD_S / 60) * 60
+    return positive_number_env(HOLD_ENV, HOLD_S / 60) * 60
 
 
 def per_minute(max_bytes: int | None = None, hold: float | None = None) -> int:

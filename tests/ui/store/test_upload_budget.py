@@ -75,6 +75,8 @@ def test_the_default_budget_follows_the_stores_size_and_hold(monkeypatch, tmp_pa
     monkeypatch.setattr(uploads, "_STORES", {})
     b = upload_budget.default_budget()
     assert b.per_minute == uploads.per_minute(3 * 2 ** 20, 120) == 15 and b.new_tab_s == 10
+    default = upload_budget.Budget(tmp_path, uploads.per_minute(uploads.MAX_BYTES, uploads.HOLD_S))
+    assert (default.per_minute, default.new_tabs) == (87, 43)  # docs/classroom.md's figures
     for junk in ("-1", "nan", "inf", "lots"):
         monkeypatch.setenv(uploads.SIZE_ENV, junk)
         assert uploads.store_bytes() == uploads.MAX_BYTES  # a bad setting is ignored
