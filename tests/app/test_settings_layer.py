@@ -197,8 +197,8 @@ def test_a_link_that_names_patterns_the_store_lacks_says_so():
     assert qp(at, "sa") == "0"
 
 
-@pytest.mark.parametrize("raw, which", [("40", "a pattern past the last of any store (40)"),
-                                        ("1e40", "a pattern past the last of any store (40)"),
+@pytest.mark.parametrize("raw, which", [("40", "a pattern past the 40 a store can hold"),
+                                        ("1e40", "a pattern past the 40 a store can hold"),
                                         ("5", "pattern 6, which the store does not hold")])
 def test_a_pattern_the_store_lacks_is_one_message(raw, which):
     """Issue 44: `/classical?q_index=40` said "using pattern 40" and then that the store does

@@ -193,7 +193,7 @@ def _held_pattern(f: Field, sk: str, value: int, options: list) -> int:
             fallback = min(f.default, len(options) - 1)
             name, raw = st.session_state.get("_settings_link_text", {}).get(sk, (f.key, str(value)))
             which = (f"pattern {int(value) + 1}, which the store does not hold" if value <= f.hi
-                     else f"a pattern past the last of any store ({int(f.hi) + 1})")
+                     else f"a pattern past the {int(f.hi) + 1} a store can hold")
             _note(f"The link sets {name} = {quoted(raw)} ({f.label}): {which} ({len(options)} "
                   f"stored); using pattern {fallback + 1}.")
         else:  # the user removed patterns: the nearest that is left
