@@ -3,9 +3,7 @@ Layout only: the pieces are in ui/pages/energy_transformer/."""
 import streamlit as st
 
 from ui.pages.energy_transformer import cache, controls, explain, sections
-from ui.pages.energy_transformer.sections import PAGE
 from ui.pages.energy_transformer.settings import CONFIGS, SETTINGS
-from ui.player import play
 from ui.settings.modes import presenter
 
 
@@ -24,7 +22,7 @@ def live() -> str:
     if not presenter():  # presenter mode: under the pictures (sections.frame)
         sections.hidden_note(c.mask, model.cfg)
     run = sections.complete(c)
-    play.animated(PAGE, lambda: sections.frame(run, model, c))
+    sections.frame(run, model, c)
     return c.name
 
 

@@ -27,8 +27,7 @@ if not __package__:  # run as a script: only benchmarks/ is on sys.path
     import common  # noqa: F401 - puts the repository root on sys.path
 from benchmarks.common import interleaved, print_table_head  # noqa: E402
 from hopfield_core import ModernHopfield, k90  # noqa: E402
-from hopfield_core.heads import (analysis, fixed_point, heldout, kinds, minilm,  # noqa: E402
-                                 vit_checkpoint)
+from hopfield_core.heads import analysis, fixed_point, heldout, kinds, minilm, vit_checkpoint  # noqa: E402
 
 TEXT = ("Hopfield networks store patterns as minima of an energy, and the attention of a "
         "Transformer retrieves them. ") * 12  # more than 128 tokens: cut to 128

@@ -8,6 +8,7 @@ import pytest
 
 from hopfield_core import expfamily as ef
 from tests.support.apptest import array, open_app, open_tab
+from tests.support.player import at_step, payload
 from ui.pages.attention_family import explain
 
 PAGE = "attention_family"
@@ -42,15 +43,21 @@ def test_an_empty_store_gets_a_message():
 def test_the_cloud_is_the_cores_and_the_player_walks_the_layers():
     at = open_app(PAGE)
     open_tab(at, "attention_family_view", "cloud")
-    assert len(at.get("plotly_chart")) == 4 and not at.warning
+    assert not at.get("plotly_chart") and not at.warning  # the four charts are the player's
     Z = ef.token_cloud("blob", 32, 3, 0)
     plain, normed = ef.token_layers(Z, 10, 1.0), ef.token_layers(Z, 10, 1.0, layer_norm=True)
-    assert metric(at, "Spread after layer 0, attention") == f"{ef.spread(Z):.4g}"
-    at.button(key="attention_family_step").click().run()
-    assert metric(at, "Spread after layer 1, attention") == f"{ef.spread(plain[1]):.4g}"
-    assert metric(at, "Spread after layer 1, then") == f"{ef.spread(normed[1]):.4g}"
-    np.testing.assert_allclose(array(spec(at, 0)["data"][0]["x"]), plain[1][:, 0])
-    np.testing.assert_allclose(array(spec(at, 2)["data"][1]["y"]), ef.spreads(normed))
+    p = payload(at, PAGE)
+    assert p["T"] == 10 and p["unit"] == "layer"
+    for t in range(11):
+        step = at_step(at, PAGE, t)
+        m = step.p["panels"]
+        assert m["spread_plain"]["label"][t] == f"Spread after layer {t}, attention + residual"
+        assert step.metric("spread_plain")[0] == f"{ef.spread(plain[t]):.4g}"
+        assert m["spread_normed"]["label"][t] == f"Spread after layer {t}, then layer norm"
+        assert step.metric("spread_normed")[0] == f"{ef.spread(normed[t]):.4g}"
+        np.testing.assert_allclose(array(step.figure("plain")["data"][0]["x"]), plain[t][:, 0])
+        np.testing.assert_allclose(array(step.figure("normed")["data"][0]["y"]), normed[t][:, 1])
+    np.testing.assert_allclose(array(at_step(at, PAGE, 1).figure("spread")["data"][1]["y"]), ef.spreads(normed))
 
 
 def test_the_descent_is_the_cores():
@@ -108,26 +115,3 @@ def test_a_change_within_rounding_is_no_rise_and_a_real_rise_is_named_by_its_lay
     assert rise_text(untied) == "+0.5 at layer 1"
 
 
-def test_play_updates_the_cloud_charts_in_place(monkeypatch):
-    """Issue 34: during Play the cloud's four chart_ids go through ui/player/live_charts.py, as on the
-    learning page: the last frame's chart stays, unchanged, under the new one."""
-    from tests.support.apptest import chart_ids
-    from ui.player import live_charts
-    from ui.player.live_charts import slot_key
-
-    keys = ("attention_family_plain", "attention_family_normed", "attention_family_spread", "attention_family_sv")
-    at = open_app(PAGE)
-    open_tab(at, "attention_family_view", "cloud")
-    rest = chart_ids(at)
-    assert set(rest) == set(keys)  # at rest: one chart each
-    monkeypatch.setattr(live_charts, "BURST", 0.0)  # every frame a new one, whatever the pace
-    at.button(key=f"{PAGE}_play").click().run()
-    assert at.session_state[f"{PAGE}_playing"] and at.session_state[f"{PAGE}_t"] == 1
-    first = chart_ids(at)
-    assert set(first) == set(keys) | {slot_key(k, 1) for k in keys}
-    for key in keys:  # the frame at rest, the very same element, under the new frame
-        assert first[key] == rest[key] and first[slot_key(key, 1)][0] != rest[key][0]
-    on_top = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-attention_family_plain_b"))
-    layers = ef.token_layers(ef.token_cloud("blob", 32, 3, 0), 10, 1.0)
-    np.testing.assert_allclose(array(json.loads(on_top.proto.spec)["data"][0]["x"]),
-                               layers[1][:, 0])  # the new frame: layer 1

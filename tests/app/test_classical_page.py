@@ -4,36 +4,32 @@ import pytest
 
 from hopfield_core import ClassicalHopfield
 from tests.support.apptest import check_presenter_layout, open_app
+from tests.support.player import at_step
 from tests.support.samples import classical_run, letters
 
 
-def energy_shown(at) -> float:
-    return float(at.metric[0].value)
+def energy_shown(at, t) -> float:
+    return at_step(at, "classical", t).value()
 
 
 def test_default_store_step_and_run_show_the_true_energies():
     at = open_app("classical")
     ref = classical_run("HOX", 0, "flip", 0.2, 0, "async")
-    assert energy_shown(at) == float(f"{ref.energies[0]:.6g}")
-    at.button(key="classical_step").click().run()
-    assert energy_shown(at) == float(f"{ref.energies[1]:.6g}")
-    at.button(key="classical_run_all").click().run()
-    assert energy_shown(at) == float(f"{ref.energies[-1]:.6g}")
-    assert "Retrieved pattern H" in at.success[0].value
-    at.button(key="classical_reset").click().run()
-    assert energy_shown(at) == float(f"{ref.energies[0]:.6g}")
+    assert at_step(at, "classical", "end").t == ref.steps
+    for t in range(ref.steps + 1):
+        assert energy_shown(at, t) == float(f"{ref.energies[t]:.6g}")
+    assert at_step(at, "classical", "end").texts("success") == ["Retrieved pattern H."]
+    assert at_step(at, "classical", 0).texts("success") == []
 
 
 def test_sync_updates_show_a_two_cycle():
     at = open_app("classical", query={"presets": "shapes/checker,shapes/stripes", "mode": "sync",
                                       "q_corruption": "flip", "q_amount": "0.5", "q_seed": "5"})
     assert at.radio(key="classical_mode").value == "sync"
-    at.button(key="classical_run_all").click().run()
-    assert any("period 2" in e.value for e in at.error)
+    assert any("period 2" in e for e in at_step(at, "classical", "end").texts("error"))
     at.radio(key="classical_mode").set_value("async").run()
-    at.button(key="classical_run_all").click().run()
-    assert not any("period 2" in e.value for e in at.error)
-    assert not any("report this as a bug" in e.value for e in at.error)
+    end = at_step(at, "classical", "end")
+    assert not any("period 2" in e or "report this as a bug" in e for e in end.texts("error"))
 
 
 def test_adding_presets_removing_and_clearing():

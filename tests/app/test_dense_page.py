@@ -9,6 +9,7 @@ from hopfield_core.analysis import verdict
 from hopfield_core.images import corrupt, resize, to_bipolar
 from hopfield_core.presets import preset_image
 from tests.support.apptest import open_app, open_tab
+from tests.support.player import at_step
 from ui.pages.dense.settings import BETAS
 
 DEMO = "HOPFIELDKX"
@@ -18,13 +19,23 @@ DEMO_URL = {"presets": ",".join(f"letters/{c}" for c in DEMO), "size": "8"}
 LABELS = ("Energy E / dⁿ", "Log-domain energy")
 
 
-def energy_shown(at) -> float:
-    (m,) = [m for m in at.metric if m.label in LABELS]
-    return float(m.value)
+def energy_shown(at, t="end") -> float:
+    step = at_step(at, "dense", t)
+    assert step.p["panels"]["energy_metric"]["label"] in LABELS
+    return step.value()
+
+
+def label_shown(at) -> str:
+    return at_step(at, "dense", 0).p["panels"]["energy_metric"]["label"]
 
 
 def shown(elements) -> list[str]:
     return [e.value for e in elements]
+
+
+def boxes(at, kind: str) -> list[str]:
+    """The page's boxes of a kind (st.success: "success", ...) and those of the player at the run's end."""
+    return shown(getattr(at, kind)) + at_step(at, "dense", "end").texts(kind)
 
 
 def store_and_query(letters, q_index=0, amount=0.2, seed=0, size=16, kind="flip"):
@@ -52,29 +63,20 @@ def test_default_store_step_and_run_show_the_readable_energies():
     info = " ".join(shown(at.info))
     for part in ("positive rescaling", "changes no update", "keeps $E$ in $[-N, 0]$"):
         assert part in info  # the exponential's rescaling is said on screen
-    assert [m.label for m in at.metric if m.label in LABELS] == ["Energy E / dⁿ"]
+    assert label_shown(at) == "Energy E / dⁿ"
     X, q = store_and_query("HOX")
     ref = run_dense(X, q, degree=3)
     assert ref.steps >= 2
-    assert energy_shown(at) == fmt(ref.energies[0])
-    at.button(key="dense_step").click().run()
-    assert energy_shown(at) == fmt(ref.energies[1])
-    at.button(key="dense_run_all").click().run()
-    assert energy_shown(at) == fmt(ref.energies[-1])
-    assert "Retrieved pattern H." in shown(at.success)
+    for t in range(ref.steps + 1):
+        assert energy_shown(at, t) == fmt(ref.energies[t])
+    assert at_step(at, "dense", "end").texts("success") == ["Retrieved pattern H."]
     assert "Dense: Retrieved pattern H." in shown(at.success)
-    at.button(key="dense_reset").click().run()
-    assert energy_shown(at) == fmt(ref.energies[0])
     # other models on the same store and query
     at.slider(key="dense_n").set_value(6).run()
-    at.button(key="dense_run_all").click().run()
     assert energy_shown(at) == fmt(run_dense(X, q, degree=6).energies[-1])
     at.radio(key="dense_interaction").set_value("exponential").run()
     at.select_slider(key="dense_beta").set_value(0.2).run()
-    # the same states as before (query, H, H): the player keeps its cursor, so rewind first
-    at.button(key="dense_reset").click().run()
-    at.button(key="dense_step").click().run()
-    assert energy_shown(at) == fmt(run_dense(X, q, interaction="exponential", beta=0.2).energies[1])
+    assert energy_shown(at, 1) == fmt(run_dense(X, q, interaction="exponential", beta=0.2).energies[1])
     assert not at.exception
 
 
@@ -96,10 +98,9 @@ def test_degree_two_runs_exactly_like_the_classical_network():
         N, d = X.shape
         np.testing.assert_allclose(dense.energies * d ** 2, 2 * d * classical.energies - N * d,
                                    rtol=1e-12)
-        at.button(key="dense_run_all").click().run()
         assert energy_shown(at) == fmt(dense.energies[-1])
         sentence = verdict(classical, X, binary=True).sentence(list(DEMO))
-        texts = shown(at.success) + shown(at.warning) + shown(at.info) + shown(at.error)
+        texts = boxes(at, "success") + boxes(at, "warning") + boxes(at, "info") + boxes(at, "error")
         assert f"Classical: {sentence}" in texts and f"Dense: {sentence}" in texts
         assert any("differ in **0 of 64** neurons" in m for m in shown(at.markdown))
         captions = shown(at.caption)
@@ -175,14 +176,12 @@ def test_demo_button_classical_fails_dense_retrieves():
     X, q = store_and_query(DEMO, q_index=3, amount=0.3, size=8)
     ref = run_dense(X, q, "sync", degree=8)
     assert ref.cycle == 2
-    at.button(key="dense_run_all").click().run()
     assert energy_shown(at) == fmt(ref.energies[-1])
-    assert any("period 2" in e for e in shown(at.error))
-    assert any("The energy rose at step 3" in w for w in shown(at.warning))
-    assert not any("report this as a bug" in e for e in shown(at.error))
+    assert any("period 2" in e for e in boxes(at, "error"))
+    assert any("The energy rose at step 3" in w for w in boxes(at, "warning"))
+    assert not any("report this as a bug" in e for e in boxes(at, "error"))
     at.radio(key="dense_mode").set_value("async").run()
-    at.button(key="dense_run_all").click().run()
-    assert "Retrieved pattern F." in shown(at.success)
+    assert "Retrieved pattern F." in boxes(at, "success")
     assert not at.exception
 
 
@@ -227,20 +226,19 @@ def test_exponential_at_a_large_beta_stays_finite():
     X, q = store_and_query("HOX")
     ref = run_dense(X, q, interaction="exponential", beta=100.0)
     assert np.all(np.isfinite(ref.energies))
-    for key in ("dense_step", "dense_run_all"):
-        at.button(key=key).click().run()
-        assert not at.exception and not at.error
-        assert math.isfinite(energy_shown(at))
+    assert not at.exception and not at.error
+    for t in range(ref.steps + 1):
+        assert math.isfinite(energy_shown(at, t))
+        assert not at_step(at, "dense", t).texts("error")
+        assert "nan" not in at_step(at, "dense", t).metric()[0].lower()
     # at H itself the log-domain energy is -(1/beta) log(1 + the other two terms), and those
     # are below exp(-100 * 2 * 40): it prints as -0
     assert energy_shown(at) == fmt(ref.energies[-1]) == 0.0
     assert "Dense: Retrieved pattern H." in shown(at.success)
     assert all("nan" not in m.value.lower() for m in at.metric)
-    assert [m.label for m in at.metric if m.label in LABELS] == ["Log-domain energy"]
+    assert label_shown(at) == "Log-domain energy"
     at.radio(key="dense_mode").set_value("sync").run()
-    at.button(key="dense_reset").click().run()
-    at.button(key="dense_run_all").click().run()
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error and not at_step(at, "dense", "end").texts("error")
     assert energy_shown(at) == fmt(run_dense(X, q, "sync", interaction="exponential",
                                              beta=100.0).energies[-1])
 

@@ -3,10 +3,10 @@ dense and modern pages): rounding noise reads "no change", a real change, howeve
 shown. "Real" is decided against an exact computation of the change, not the helper."""
 import numpy as np
 import pytest
-from streamlit.proto.Metric_pb2 import Metric
 
 from hopfield_core import ModernHopfield
 from tests.support.apptest import open_app
+from tests.support.player import at_step
 from tests.support.samples import HOX, OQX, TOL, patterns, query
 from ui.player.dynamics_view import (
     NO_CHANGE,
@@ -49,9 +49,11 @@ def test_a_change_below_the_tolerance_reads_no_change_a_real_small_one_is_shown(
     assert energy_change(np.array([1.0, 1.0 - 1e-6]), 1, np.float64) == "-1e-06"
 
 
-def energy_metric(at):
-    (m,) = [m for m in at.metric if m.label == "Energy"]
-    return m
+def energy_metric(at, t):
+    """(value, change, tone) of the modern player's energy metric at step t."""
+    step = at_step(at, "modern", t)
+    assert step.p["panels"]["energy_metric"]["label"] == "Energy"
+    return step.metric()
 
 
 def test_the_modern_page_says_no_change_where_the_floats_cannot_tell():
@@ -64,14 +66,8 @@ def test_the_modern_page_says_no_change_where_the_floats_cannot_tell():
     tol = rounding_tolerance(ref.energies, X.dtype)
     assert computed[-1] != 0 and abs(computed[-1]) <= tol and abs(exact[-1]) <= tol
     at = open_app("modern")
-    at.button(key="modern_run_all").click().run()
-    m = energy_metric(at)
-    assert m.delta == NO_CHANGE
-    assert m.proto.direction == Metric.MetricDirection.NONE and m.proto.color == Metric.MetricColor.GRAY
-    at.button(key="modern_reset").click().run()
-    at.button(key="modern_step").click().run()
-    m = energy_metric(at)
-    assert m.delta == f"{computed[0]:.3g}" and m.proto.direction == Metric.MetricDirection.DOWN
+    assert energy_metric(at, "end")[1:] == (NO_CHANGE, "off")  # grey, no arrow
+    assert energy_metric(at, 1)[1:] == (f"{computed[0]:.3g}", "good")  # a fall: green, down
 
 
 def test_the_modern_page_shows_a_real_change_of_a_few_picounits():
@@ -84,10 +80,8 @@ def test_the_modern_page_shows_a_real_change_of_a_few_picounits():
     assert exact[-1] / exact[-2] == pytest.approx(0.276, abs=0.002)
     assert abs(exact[-1]) > 1000 * rounding_tolerance(ref.energies, X.dtype)
     at = open_app("modern", query={"presets": ",".join(OQX), "beta": "10"})
-    at.button(key="modern_run_all").click().run()
-    m = energy_metric(at)
-    assert m.delta == f"{computed[-1]:.3g}" == "-6.45e-12"
-    assert m.proto.direction == Metric.MetricDirection.DOWN and m.proto.color == Metric.MetricColor.GREEN
+    _, delta, tone = energy_metric(at, "end")
+    assert delta == f"{computed[-1]:.3g}" == "-6.45e-12" and tone == "good"
 
 
 @pytest.mark.parametrize("beta", [10.0, 50.0, 1.0])

@@ -23,6 +23,7 @@ from hopfield_core.et.masks import masked_patch_mse, random_mask
 from hopfield_core.modern import k90
 from hopfield_core.presets import preset_image
 from tests.support.apptest import array, click, grid_sent, open_app
+from tests.support.player import at_step, payload
 from ui.pages.energy_transformer import inside
 from ui.pages.energy_transformer.settings import GRID, PATCH, SIZE
 
@@ -32,8 +33,11 @@ def et():
     return load_pretrained("cpu")
 
 
-def metric(at, label: str):
-    return next(m for m in at.metric if m.label == label)
+def metric(at, label: str, t) -> tuple[str, str, str]:
+    """(value, change, tone) of the player's metric `label` at step t."""
+    step = at_step(at, "energy_transformer", t)
+    (name,) = [k for k, v in step.p["panels"].items() if v["kind"] == "metric" and v["label"] == label]
+    return step.metric(name)
 
 
 def attention_chart(at) -> dict:
@@ -50,18 +54,16 @@ def test_psnr_sits_beside_the_mse_and_follows_the_step(et):
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     ref = et.complete(img, mask)
     mse = [masked_patch_mse(f, img, mask, PATCH) for f in ref.frames]
-    assert metric(at, "PSNR, ET").value == f"{psnr(mse[0]):.2f} dB"
-    assert not metric(at, "PSNR, ET").delta  # step 0: nothing to compare with
-    at.button(key="energy_transformer_run_all").click().run()
-    shown = metric(at, "PSNR, ET")
-    assert shown.value == f"{psnr(mse[-1]):.2f} dB"
-    assert not shown.delta  # one delta a row (the MSE's): two wrap and shift the charts in Play
+    assert metric(at, "PSNR, ET", 0) == (f"{psnr(mse[0]):.2f} dB", "", "off")  # step 0: nothing to compare with
+    # one delta a row (the MSE's): the PSNR's value follows the step, with no change line
+    assert metric(at, "PSNR, ET", "end") == (f"{psnr(mse[-1]):.2f} dB", "", "off")
+    row = next(row for row in payload(at, "energy_transformer")["layout"] if ["psnr", 1] in row)
+    assert [pid for pid, _ in row][:2] == ["mse", "psnr"]  # beside the MSE
     assert not at.exception
 
 
 def test_each_heads_sentence_and_chart_are_the_attention_of_the_chosen_patch(et):
-    at = open_app("energy_transformer")
-    at.button(key="energy_transformer_run_all").click().run()
+    at = open_app("energy_transformer")  # the look inside is at the last step unless moved
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     ref = et.complete(img, mask)
     T = len(ref.energies) - 1
@@ -111,7 +113,6 @@ def test_a_patch_clicked_on_the_picture_is_looked_from_and_the_link_carries_it(e
 def test_the_most_used_memories_and_what_the_caption_says(name):
     et = load_pretrained("cpu", MODELS[name])
     at = open_app("energy_transformer", {"start": name})
-    at.button(key="energy_transformer_run_all").click().run()
     img, mask = preset_image("photos", "coffee", SIZE), random_mask(GRID, 0.5, 0)
     ref = et.complete(img, mask)
     use = memory_use(et.model, ref.tokens)[-1]
@@ -168,18 +169,6 @@ def test_the_page_says_what_the_descent_does_on_held_out_photos_from_the_card(na
     assert held_out_words(shipped_config(MODELS[name]), {**ev, "et_mse": "junk"}) == ""
     alone = held_out_words(shipped_config(MODELS[name]), ev, {})  # no benchmark figures: the card's only
     assert f"{ratios[0]:.2f} x biharmonic's mean error on the card's 60 crops" in alone and "240" not in alone
-
-
-def test_during_play_the_look_inside_waits_and_says_so():
-    at = open_app("energy_transformer")
-    assert any("energy_transformer_attention" in c.proto.id for c in at.get("plotly_chart"))
-    at.session_state["energy_transformer_playing"] = True  # what Play sets (ui.player.play.player)
-    at.run()
-    assert any(c.value.startswith("Playing: the look inside the model shows the step Play stops on")
-               for c in at.caption)
-    assert not any("energy_transformer_attention" in c.proto.id for c in at.get("plotly_chart"))
-    assert not any(m.value.startswith("**Patch ") for m in at.markdown)
-    assert not at.exception
 
 
 def test_a_head_is_named_by_the_one_rule_for_attention_heads():

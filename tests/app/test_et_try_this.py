@@ -16,6 +16,7 @@ from hopfield_core.et.masks import (
 )
 from hopfield_core.presets import preset_image
 from tests.support.apptest import open_app
+from tests.support.player import at_step
 from ui.pages.energy_transformer import explain, metrics
 from ui.pages.energy_transformer.settings import (
     GRID,
@@ -104,11 +105,9 @@ def test_the_page_shows_the_numbers_try_this_names(start, rows, cols, before, af
                                                "rows": rows, "cols": cols})
     assert any(explain.first_try(load_pretrained("cpu", MODELS[start]).cfg) in m.value
                for m in at.markdown)
-    shown = next(m for m in at.metric if m.label == "Masked-patch MSE, ET")
-    assert shown.value == before
-    at.button(key="energy_transformer_run_all").click().run()
-    shown = next(m for m in at.metric if m.label == "Masked-patch MSE, ET")
-    assert shown.value == after and shown.delta == delta
+    assert at_step(at, "energy_transformer", 0).metric("mse")[0] == before
+    value, change, tone = at_step(at, "energy_transformer", "end").metric("mse")
+    assert value == after and change == delta and tone == "good"
 
 
 # ------------------------------------------------------------------ the other prompts and claims

@@ -1,15 +1,35 @@
 """The player from the keyboard (ui/player/keyboard.py): on every page with a player, each button
 carries its shortcut, the "Keyboard" help beside it lists exactly those keys, and none of
 them is one Streamlit keeps for itself or a key that types into a field."""
+import json
 import re
 
 import pytest
 
 from tests.support.apptest import open_app, open_tab
-from ui.player import keyboard
+from tests.support.player import element
+from ui.player import browser, keyboard
 
-# the pages with a player (ui.player.play.player(page, ...): its keys start with the page's name)
-PLAYERS = ("classical", "dense", "modern", "energy_transformer", "learning", "attention_family")
+# the pages whose player runs in the browser (ui/player/browser.py)
+BROWSER_PLAYERS = ("classical", "dense", "modern", "energy_transformer", "attention_family")
+# the pages with a server-side player (ui.player.play.player(page, ...): its keys start with the page's name)
+PLAYERS = ("learning",)
+
+
+@pytest.mark.parametrize("page", BROWSER_PLAYERS)
+def test_the_browser_player_carries_the_keys_its_help_lists(page):
+    """The keys its script acts on are keyboard.SHORTCUTS, and its Keyboard help says each once."""
+    at = open_app(page)
+    if page == "attention_family":
+        open_tab(at, "attention_family_view", "cloud")  # its player is in the token-cloud section
+    js = element(at, page).proto.js_content
+    assert 'const KEYS = {"reset": "0", "step": "S", "run_all": "E", "play": "P", "pause": "P"};' in js
+    lines = browser.help_lines()
+    assert all(json.dumps(line) in js for line in lines)
+    keys = lines[1]
+    for button, does in keyboard.DOES.items():
+        assert keys.count(f"{keyboard.SHORTCUTS[button]}: {does}") == 1
+    assert "Tab goes through Reset, Step, Run, Play" in lines[0] and "focus moves to Reset" in lines[3]
 
 
 def shortcut(at, key):
@@ -40,10 +60,10 @@ def test_the_player_carries_the_keys_its_help_lists(page):
 
 
 def test_pause_takes_plays_key():
-    at = open_app("classical")
-    at.button(key="classical_play").click().run()
-    assert shortcut(at, "classical_pause") == "p"
-    listed, _ = help_keys(at, "classical")
+    at = open_app("learning")
+    at.button(key="learning_play").click().run()
+    assert shortcut(at, "learning_pause") == "p"
+    listed, _ = help_keys(at, "learning")
     assert "p" in listed
 
 
@@ -58,7 +78,7 @@ def test_the_help_lists_every_button_once():
 def test_every_player_mounts_the_focus_keeper():
     """The keeper is the page's JavaScript that moves the focus to Reset at the end of a run
     (its behaviour is tested in a browser: tests/e2e/test_keyboard_e2e.py)."""
-    at = open_app("classical")
+    at = open_app("learning")
     names = [e.proto.component_name for e in at.get("bidi_component")]
     assert names.count("hopfield_focus_keeper") == 1
     assert "st-key-" in keyboard.FOCUS_JS and '"step": "reset"' in keyboard.FOCUS_JS

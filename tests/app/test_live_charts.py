@@ -1,9 +1,6 @@
 """Play keeps the last frame's chart, unchanged, under the new one (ui/player/live_charts.py), so the
-browser always has a drawn chart to show; at rest one chart a place. The state picture of the
-dynamics pages travels as a data URL (no media file for the browser to miss)."""
-import base64
+browser always has a drawn chart to show; at rest one chart a place."""
 
-import pytest
 
 from tests.support.apptest import chart_ids, open_app
 from ui.player import live_charts
@@ -65,14 +62,6 @@ def test_a_burst_of_frames_replaces_the_new_chart_and_keeps_the_one_under(monkey
         assert burst[slot_key(key, 1)][0] != rest[key][0]
     assert burst["learning_plane_view"][1] == rest["learning_plane_view"][1]  # under: step 0
     assert burst[slot_key("learning_plane_view", 1)][1].startswith("After 10 Adam steps")
-
-
-@pytest.mark.parametrize("page", ["classical", "dense", "modern"])
-def test_the_state_picture_is_inline_png(page):
-    at = open_app(page)
-    url = at.main.get("image")[0].proto.imgs[0].url  # the state at step 0
-    assert url.startswith("data:image/png;base64,")
-    assert base64.b64decode(url.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_pick_on_either_place_of_my_plane_adds_the_point(monkeypatch):

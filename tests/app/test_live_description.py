@@ -2,36 +2,25 @@
 the alt text of the state's picture follow the run step by step (energy, neurons flipped or
 distance moved, nearest stored pattern and overlap, the page's own verdict at the end), both
 checked against the core's run; and the charts' numbers are one expander away."""
-import json
 
 import numpy as np
 
 from hopfield_core import ModernHopfield, analysis
 from tests.support.apptest import open_app, open_numbers
+from tests.support.player import at_step, payload
 from tests.support.samples import HOX, TOL, classical_run, letters, patterns, query
 
 LETTERS = ["H", "O", "X"]
 
 
-def description(at) -> str:
-    """The text of the live region (ui.player.live_charts.live_text) under the dynamics figure."""
-    (text,) = [json.loads(e.proto.json)["text"] for e in at.get("bidi_component")
-               if e.proto.component_name == "hopfield_live_text"]
-    return text
+def description(at, page: str, t: int) -> str:
+    """The text of the live region under the dynamics figure at step t (the browser player's)."""
+    return at_step(at, page, t).sentence()
 
 
-def player_alt(at) -> str:
-    """The alt text of the player's picture (a data URL; the sidebar's pictures are files)."""
-    alts = []
-
-    def walk(node):
-        for c in getattr(node, "children", {}).values():
-            if getattr(c, "type", "") == "image":
-                alts.extend(i.alt for i in c.proto.imgs if i.url.startswith("data:image/png"))
-            walk(c)
-    walk(at._tree)
-    (alt,) = alts
-    return alt
+def player_alt(at, page: str, t: int) -> str:
+    """The alt text of the player's picture at step t."""
+    return at_step(at, page, t).alt("state")
 
 
 def test_classical_description_follows_each_step():
@@ -42,14 +31,14 @@ def test_classical_description_follows_each_step():
     T = ref.steps
     assert T >= 2
     for t in range(T + 1):
-        text = description(at)
+        text = description(at, "classical", t)
         best = int(np.argmax(np.abs(m[t])))
         assert np.sum(np.abs(m[t]) == np.abs(m[t]).max()) == 1  # no tie in this run
         assert text.startswith(f"Step {t} of {T}")
         assert f"energy {ref.energies[t]:.6g}" in text
         assert f"closest to stored pattern {LETTERS[best]}, overlap {m[t, best]:.2f}" in text
-        assert f"{LETTERS[best]}, overlap {m[t, best]:.2f}" in player_alt(at)
-        assert player_alt(at).startswith(f"State at step {t} of {T}")
+        assert f"{LETTERS[best]}, overlap {m[t, best]:.2f}" in player_alt(at, "classical", t)
+        assert player_alt(at, "classical", t).startswith(f"State at step {t} of {T}")
         if t > 0:
             flipped = int(np.sum(ref.states[t] != ref.states[t - 1]))
             assert (f"{flipped} neurons of {X.shape[1]} flipped" in text if flipped > 1 else
@@ -58,10 +47,9 @@ def test_classical_description_follows_each_step():
             assert (f"down by {-change:.3g}" in text if change < -1e-9 else "no change" in text)
         if t < T:
             assert text.endswith(f"overlap {m[t, best]:.2f}.")  # no verdict before the end
-            at.button(key="classical_step").click().run()
         else:
             assert text.endswith("Retrieved pattern H.")
-            assert "Retrieved pattern H." in [s.value for s in at.success]  # the page's verdict
+            assert at_step(at, "classical", t).texts("success") == ["Retrieved pattern H."]  # the verdict
 
 
 def test_modern_description_follows_each_step():
@@ -72,7 +60,7 @@ def test_modern_description_follows_each_step():
     T = ref.steps
     assert T >= 2
     for t in range(T + 1):
-        text = description(at)
+        text = description(at, "modern", t)
         best = int(np.argmax(m[t]))
         assert text.startswith(f"Step {t} of {T}")
         assert f"energy {ref.energies[t]:.6g}" in text
@@ -80,10 +68,8 @@ def test_modern_description_follows_each_step():
         if t > 0:
             moved = np.linalg.norm(ref.states[t] - ref.states[t - 1])
             assert f"the state moved by {moved:.3g}" in text
-        if t < T:
-            at.button(key="modern_step").click().run()
     assert text.endswith("Retrieved pattern H.")
-    assert "Retrieved pattern H." in [s.value for s in at.success]
+    assert at_step(at, "modern", T).texts("success") == ["Retrieved pattern H."]
 
 
 def expander_labels(at) -> list[str]:
@@ -117,16 +103,13 @@ def test_modern_weights_have_their_numbers():
 
 
 def test_play_announces_nothing_per_frame():
-    """While playing, the live region is marked quiet (the browser sets aria-live="off") and the
-    hint box, a status region itself, keeps one text: a screen reader is not flooded."""
+    """While playing, the hint box (a status region) has one text for every frame before the
+    end, so a screen reader hears it once; the live region's quiet during Play is the browser's
+    (tests/e2e/test_player_e2e.py)."""
     at = open_app("classical", query={"T": "0.5"})  # a hot run: it goes to the step limit
-    at.button(key="classical_play").click().run()
-    hints = []
-    for _ in range(2):
-        at.run()  # the next frame of Play
-        assert not at.exception, at.exception
-        (live,) = [json.loads(e.proto.json) for e in at.get("bidi_component")
-                   if e.proto.component_name == "hopfield_live_text"]
-        assert live["playing"] is True
-        hints += [i.value for i in at.info if "Playing" in i.value]
-    assert len(hints) == 2 and hints[0] == hints[1]
+    p = payload(at, "classical")
+    T = p["T"]
+    playing = {n.get("playing") for step in p["panels"]["notes"]["items"][:T] for n in step[:1]}
+    assert playing == {f"Playing the {T} steps: Pause stops at the step shown."}
+    stepping = [step[0]["text"] for step in p["panels"]["notes"]["items"][:T]]
+    assert len(set(stepping)) == T  # out of Play, each step's hint names its step

@@ -8,6 +8,7 @@ import pytest
 
 from hopfield_core import ModernHopfield, fixed_point_kind, k90
 from tests.support.apptest import open_app, open_tab
+from tests.support.player import at_step
 from tests.support.samples import HOX, OQX, TOL, patterns, query
 
 
@@ -34,16 +35,14 @@ def test_energy_k90_and_kind_are_the_cores():
     X = patterns(HOX)
     q = query(X)
     ref = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL, gamma=1.0)
-    assert float(metric(at, "Energy")) == float(f"{ref.energies[0]:.6g}")
-    at.button(key="modern_step").click().run()
-    assert float(metric(at, "Energy")) == float(f"{ref.energies[1]:.6g}")
-    at.button(key="modern_run_all").click().run()
-    assert float(metric(at, "Energy")) == float(f"{ref.energies[-1]:.6g}")
+    for t in range(ref.steps + 1):
+        assert at_step(at, "modern", t).value() == float(f"{ref.energies[t]:.6g}")
     assert int(metric(at, "k90")) == k90(ref.weights[-1]) == 1
     assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "single"
     assert int(metric(at, "Steps taken")) == ref.steps
-    assert "Retrieved pattern H" in at.success[0].value
-    assert not any("report this as a bug" in e.value for e in at.error)
+    end = at_step(at, "modern", "end")
+    assert end.texts("success") == ["Retrieved pattern H."]
+    assert not any("report this as a bug" in e for e in end.texts("error"))
     assert not at.exception
 
 
@@ -63,8 +62,7 @@ def test_near_duplicates_give_a_metastable_state_that_a_larger_beta_separates():
     ref = ModernHopfield(X, 10.0).run(q, max_steps=100, tol=TOL)
     assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "metastable"
     assert int(metric(at, "k90")) == k90(ref.weights[-1]) == 2
-    at.button(key="modern_run_all").click().run()
-    assert any("Metastable state: a blend of O, Q." in i.value for i in at.info)
+    assert any("Metastable state: a blend of O, Q." in i for i in at_step(at, "modern", "end").texts("info"))
     at.select_slider(key="modern_beta").set_value(50.0).run()
     ref = ModernHopfield(X, 50.0).run(q, max_steps=100, tol=TOL)
     assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "single"
@@ -104,9 +102,8 @@ def test_changing_gamma_and_the_step_limit_reruns_the_dynamics():
     assert not ref.converged
     assert int(metric(at, "Steps taken")) == 20
     assert any("stopped at the step limit" in w.value for w in at.warning)
-    at.button(key="modern_run_all").click().run()
-    assert float(metric(at, "Energy")) == float(f"{ref.energies[-1]:.6g}")
-    assert not any("report this as a bug" in e.value for e in at.error)
+    assert at_step(at, "modern", "end").value() == float(f"{ref.energies[-1]:.6g}")
+    assert not any("report this as a bug" in e for e in at_step(at, "modern", "end").texts("error"))
 
 
 def test_sweep_is_global_at_tiny_beta_single_at_large_beta_and_matches_the_core():
@@ -200,9 +197,7 @@ def test_step_size_comparison_runs_each_gamma_to_the_same_fixed_point():
 def test_extreme_betas_give_finite_numbers(beta):
     at = open_app("modern", query={"beta": beta, "gamma": "0.01", "steps": "2000"})
     assert not at.exception
-    at.button(key="modern_run_all").click().run()
-    assert not at.exception
-    assert math.isfinite(float(metric(at, "Energy")))
+    assert all(math.isfinite(float(v)) for v in at_step(at, "modern", 0).p["panels"]["energy_metric"]["value"])
     for view in ("sweep", "bound", "step"):
         open_tab(at, "modern_view", view)
         assert at.dataframe, view

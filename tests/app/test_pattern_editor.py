@@ -10,6 +10,7 @@ from hopfield_core import ClassicalHopfield, drawing
 from hopfield_core.images import corrupt, resize, to_bipolar
 from hopfield_core.presets import preset_image
 from tests.support.apptest import click, grid_sent, open_app
+from tests.support.player import at_step
 from ui.store import grid_editor
 
 
@@ -74,7 +75,7 @@ def test_a_clicked_pixel_of_the_query_flips_and_the_run_starts_there():
     q = q0.copy()
     q[7 * 16 + 3] *= -1
     ref = ClassicalHopfield(X).run(q, mode="async", rng=0, max_steps=30)
-    assert float(at.metric[0].value) == float(f"{ref.energies[0]:.6g}")
+    assert at_step(at, "classical", 0).value() == float(f"{ref.energies[0]:.6g}")
     assert any("1 pixel(s) flipped by hand" in c.value for c in at.caption)
     at.session_state["classical_flip_16"] = click(7, 3, 2)  # the same pixel
     at.run()
@@ -84,7 +85,7 @@ def test_a_clicked_pixel_of_the_query_flips_and_the_run_starts_there():
     at.button(key="classical_flip_clear").click().run()
     assert qp(at, "q_flip") == "" and not at.exception
     ref0 = ClassicalHopfield(X).run(q0, mode="async", rng=0, max_steps=30)
-    assert float(at.metric[0].value) == float(f"{ref0.energies[0]:.6g}")
+    assert at_step(at, "classical", 0).value() == float(f"{ref0.energies[0]:.6g}")
 
 
 def test_a_bad_drawing_in_the_link_is_named():
@@ -102,7 +103,7 @@ def test_flips_from_a_link_apply_and_the_editor_costs_nothing_closed():
     q = corrupt(X[0], (16, 16), "flip", 0.2, rng=0)
     q[[0, 17]] *= -1
     ref = ClassicalHopfield(X).run(q, mode="async", rng=0, max_steps=30)
-    assert float(at.metric[0].value) == float(f"{ref.energies[0]:.6g}")
+    assert at_step(at, "classical", 0).value() == float(f"{ref.energies[0]:.6g}")
 
 
 def test_edits_the_server_has_not_answered_are_sent_again_and_applied_once():

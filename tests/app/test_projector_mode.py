@@ -2,9 +2,9 @@
 mode), a switch in the sidebar and, in presenter mode (which hides the sidebar), one beside
 "Leave presenter mode". On, the page gets the projector CSS and every chart its high-contrast
 copy (ui.charts.charts.high_contrast); the stored patterns' pictures say what they show (alt text)."""
-import json
 
 from tests.support.apptest import open_app
+from tests.support.player import chart_specs
 from ui.charts import style as chart_style
 from ui.shell import page_style
 from ui.shell.sidebar import gallery_alt
@@ -24,8 +24,8 @@ def has_projector_css(at) -> bool:
 def chart_colours(at) -> set[str]:
     """The colours of every line and marker of the page's charts, as sent to the browser."""
     out = set()
-    for chart in at.get("plotly_chart"):
-        for trace in json.loads(chart.proto.spec)["data"]:
+    for spec in chart_specs(at):
+        for trace in spec["data"]:
             for part in (trace.get("line") or {}, trace.get("marker") or {}):
                 colour = part.get("color")
                 out |= set(colour) if isinstance(colour, list) else {colour} - {None}
@@ -33,8 +33,8 @@ def chart_colours(at) -> set[str]:
 
 
 def line_widths(at) -> list[float]:
-    return [t["line"]["width"] for c in at.get("plotly_chart")
-            for t in json.loads(c.proto.spec)["data"]
+    return [t["line"]["width"] for spec in chart_specs(at)
+            for t in spec["data"]
             if t.get("type") == "scatter" and "width" in (t.get("line") or {})]
 
 

@@ -29,7 +29,6 @@ from tests.support.st_client import OK, StClient
 from tests.support.student import png
 
 
-
 def test_backoff_restarts_at_once_then_doubles_while_it_keeps_dying():
     b = Backoff(first_s=1, longest_s=8, settled_s=60)
     assert [b.next_delay(lived_s=2) for _ in range(6)] == [0, 1, 2, 4, 8, 8]
@@ -186,7 +185,7 @@ def test_a_killed_process_comes_back_and_its_students_are_served_meanwhile():
         if served_by != victim:  # (not if the new process already took the connection)
             assert f"hopfield_route={survivor};" in headers.get("Set-Cookie", ""), headers
         # the other process's student keeps working on the same websocket
-        run = stays.click("classical_step")
+        run = stays.set_value("q_seed", 5)  # a change of settings: a new run, sent to the player
         assert run.status in OK and not run.errors, run
         status, headers = _get_headers(room.url + "/_stcore/health",
                                        {"Cookie": f"hopfield_route={survivor}"})

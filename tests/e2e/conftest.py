@@ -9,6 +9,8 @@ from tests.support import chromium
 from tests.support.browser import ARTIFACTS, wait_idle
 from tests.support.server import Server
 
+_PIDS: dict[str, int] = {}  # a server's address -> its process (the streamlit process itself)
+
 
 @pytest.fixture(scope="session")
 def server():
@@ -20,9 +22,16 @@ def server():
                  log_path=ARTIFACTS / (f"server-{worker}.log" if worker else "server.log"))
     try:
         srv.wait_healthy()
+        _PIDS[srv.url] = srv.proc.pid
         yield srv.url
     finally:
         srv.stop(timeout=10)
+
+
+@pytest.fixture
+def server_pid(server) -> int:
+    """The process id of the app's server (to read its CPU time from /proc)."""
+    return _PIDS[server]
 
 
 @pytest.fixture(scope="module")

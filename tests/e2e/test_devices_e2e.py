@@ -37,13 +37,14 @@ ET_SHARE = 0.4  # the ET's input and result, each, of a 1920 px wide projector s
 # mode, so there only a player's Step is asked for (PLAYERS).
 MAIN = {
     "": ('[data-testid="stPageLink"]', None),
-    "classical": (".st-key-classical_step", ".st-key-live_classical_energy"),
-    "dense": (".st-key-dense_step", ".st-key-live_dense_energy"),
-    "modern": (".st-key-modern_step", ".st-key-live_modern_energy"),
+    "classical": (".st-key-classical_player [data-role=step]", ".st-key-classical_player [data-panel=energy]"),
+    "dense": (".st-key-dense_player [data-role=step]", ".st-key-dense_player [data-panel=energy]"),
+    "modern": (".st-key-modern_player [data-role=step]", ".st-key-modern_player [data-panel=energy]"),
     "landscape": (".st-key-landscape_qx", ".st-key-landscape_world_chart"),
     "side_by_side": (".st-key-side_by_side_mode", ".st-key-side_by_side_finals"),
     "attention": (".st-key-attention_proj", ".st-key-attention_heatmap"),
-    "energy_transformer": (".st-key-energy_transformer_step", ".st-key-energy_transformer_pic_frame"),
+    "energy_transformer": (".st-key-energy_transformer_player [data-role=step]",
+                           ".st-key-energy_transformer_player [data-panel=frame]"),
     "capacity_lab": ('[class*="st-key-capacity_"]', '[data-testid="stPlotlyChart"]'),
     "learning": (".st-key-learning_step", ".st-key-live_learning_plane_view"),
     "attention_family": ('[class*="st-key-attention_family_"]', ".st-key-attention_family_weights"),
@@ -72,7 +73,7 @@ MEASURE_JS = """([control, figure]) => {
   const c = first(control), f = first(figure);
   const inner = (e, sel) => e ? ([...e.querySelectorAll(sel)].find(shown) || e) : null;
   const ctl = inner(c, 'button, input, [role="radiogroup"], [data-baseweb="select"]');
-  const fig = inner(f, '[data-testid="stPlotlyChart"] .main-svg, img');
+  const fig = inner(f, '[data-testid="stPlotlyChart"] .main-svg, .hp-chart .main-svg, img, canvas');
   // the element a finger hits: a visually hidden input is drawn by its label (radio,
   // checkbox) or by the slider's track
   const hidden = e => { for (let a = e.parentElement; a && a !== main; a = a.parentElement) {
@@ -109,7 +110,8 @@ DRAWN_JS = """(figure) => {
     .find(e => e.getClientRects().length > 0);
   if (!f) return false;
   const img = f.matches('img') ? f : f.querySelector('img');
-  return !!f.querySelector('.main-svg') || (!!img && img.complete && img.naturalWidth > 0);
+  return !!f.querySelector('.main-svg') || !!f.querySelector('canvas')  // the browser player's picture
+    || (!!img && img.complete && img.naturalWidth > 0);
 }"""
 
 
@@ -199,13 +201,12 @@ def test_energy_transformer_pictures_fill_a_wide_projector(browser, server):
     try:
         goto(pg, server, "energy_transformer?presenter=1")
         widths = {}
-        for key in ("energy_transformer_pic_masked", "energy_transformer_pic_frame"):
-            pg.wait_for_function(DRAWN_JS, arg=f".st-key-{key}", timeout=90_000)
+        pg.locator(".st-key-energy_transformer_player [data-panel=frame] canvas").wait_for(timeout=90_000)
         wait_idle(pg, settle_ms=800)
-        for key in ("energy_transformer_pic_masked", "energy_transformer_pic_frame"):
+        for key in ("masked", "frame"):
             widths[key] = pg.evaluate(
-                "(k) => document.querySelector('.st-key-' + k + ' img').getBoundingClientRect().width",
-                key)
+                "(k) => document.querySelector(`.st-key-energy_transformer_player [data-panel=${k}] canvas`)"
+                ".getBoundingClientRect().width", key)
         pg.screenshot(path=str(ARTIFACTS / "device_energy_transformer_1920x1080_presenter.png"))
     finally:
         context.close()

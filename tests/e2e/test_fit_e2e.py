@@ -39,13 +39,14 @@ MEASURE_JS = r"""() => {
   const box = el => el.getBoundingClientRect();
   const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
                             Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
-  const holder = el => el.closest('[data-testid="stColumn"]') || el.closest('[data-testid="stVerticalBlock"]');
+  const holder = el => el.closest('.hp-col') || el.closest('[data-testid="stColumn"]') || el.closest('[data-testid="stVerticalBlock"]');
   const out = {charts: 0, wide: [], tables: [], legends: [], ticks: [], fractional: [], negative: [],
                titles: []};
   const main = document.querySelector('[data-testid="stMain"]');
-  for (const el of main.querySelectorAll('[data-testid="stPlotlyChart"], [data-testid="stDataFrame"], [data-testid="stImage"]')) {
+  // the browser player's charts (.hp-chart) are Plotly charts too
+  for (const el of main.querySelectorAll('[data-testid="stPlotlyChart"], .hp-chart, [data-testid="stDataFrame"], [data-testid="stImage"]')) {
     if (el.getClientRects().length === 0) continue;
-    const kind = el.getAttribute('data-testid');
+    const kind = el.classList.contains('hp-chart') ? 'stPlotlyChart' : el.getAttribute('data-testid');
     const inner = kind === 'stPlotlyChart' ? el.querySelector('svg.main-svg') :
                   kind === 'stImage' ? el.querySelector('img') : el;
     if (!inner) continue;
@@ -109,7 +110,7 @@ def test_figures_fit_their_columns_and_legends_keep_off_the_data(sized, server, 
     pg = sized(w, h)
     goto(pg, server, path)
     if path:
-        pg.wait_for_selector('[data-testid="stMain"] [data-testid="stPlotlyChart"] svg.main-svg')
+        pg.wait_for_selector('[data-testid="stMain"] :is([data-testid="stPlotlyChart"], .hp-chart) svg.main-svg')
         wait_idle(pg, 800)
     assert_healthy(pg)
     m = pg.evaluate(MEASURE_JS)
@@ -140,7 +141,7 @@ def test_long_names_keep_their_labels_apart(sized, server, tmp_path):
     wait_idle(pg, 800)
     m = pg.evaluate(MEASURE_JS)
     assert not m["ticks"] and not m["wide"] and not m["legends"], m
-    bars = pg.locator('[data-testid="stPlotlyChart"]').filter(has_text="Overlap")
+    bars = pg.locator(':is([data-testid="stPlotlyChart"], .hp-chart)').filter(has_text="Overlap")
     labels = bars.first.locator("g.xtick text").evaluate_all("ts => ts.map(t => t.textContent)")
     assert len(labels) == 4 and labels[3].startswith("4"), labels
     gallery = pg.evaluate("""() => {

@@ -1,5 +1,6 @@
 """The app from the keyboard alone, in a real browser: Tab to Step and press Enter to the end of
-the run (the focus lands on Reset, not on the page's body), the player's shortcut keys, and a
+the run (the focus lands on Reset, not on the page's body), the player's shortcut keys (the
+browser player, ui/player/browser_player.js), and a
 pattern drawn with the arrow keys and Space (ui/store/grid_editor.py), stored and carried by the link."""
 from urllib.parse import parse_qs, urlparse
 
@@ -15,24 +16,31 @@ from tests.support.browser import (
     wait_idle,
 )
 
-# the focused element, inside the grid's shadow root too; the st-key-* class of its box
-ACTIVE_KEY = """() => {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+PLAYER = ".st-key-classical_player"
+STEP_OFF = f"() => document.querySelector('{PLAYER} button[data-role=step]').disabled"
+# the player's focused control (its data-role, "speed", "keys" or "scrub"), else the focus's st-key-* box
+ACTIVE_ROLE = """() => {
+  const a = document.activeElement;
   if (!a || a === document.body) return "body";
+  if (a.closest('.hp-root')) {
+    return a.dataset.role || (a.matches('.hp-speed') ? 'speed' : a.matches('.hp-scrub') ? 'scrub'
+      : a.closest('.hp-keys') ? 'keys' : a.tagName);
+  }
   const box = a.closest("[class*='st-key-']");
-  const key = box ? [...box.classList].find((c) => c.startsWith("st-key-")) : null;
-  return key || a.getAttribute("aria-label") || a.tagName;
+  return box ? [...box.classList].find((c) => c.startsWith("st-key-")) : a.tagName;
 }"""
-STEP_OFF = "() => document.querySelector('.st-key-classical_step button').disabled"
 
 
 def open_classical(pg, server: str) -> None:
-    """The classical page with its player drawn (Streamlit loads a widget's code on first use:
-    until then a key press finds a placeholder, not the button)."""
+    """The classical page with its player drawn (the browser player's buttons, and the step
+    limit's field, which Streamlit draws once its code has loaded)."""
     goto(pg, server, "classical")
-    pg.locator(".st-key-classical_step button").wait_for()
+    pg.locator(f"{PLAYER} button[data-role=step]").wait_for()
     pg.locator(".st-key-classical_steps input").wait_for()
+
+
+def focus_role(pg) -> str:
+    return pg.evaluate(ACTIVE_ROLE)
 
 
 def wait_applied(pg) -> None:
@@ -43,100 +51,81 @@ def wait_applied(pg) -> None:
     pg.locator(".st-key-classical_draw_store").wait_for()  # one, not a stale copy beside it
 
 
-def active(pg) -> str:
-    return pg.evaluate(ACTIVE_KEY)
-
-
-def tab_to(pg, key: str, limit: int = 150) -> int:
-    """Press Tab until the focus is in the box st-key-<key>; the number of presses."""
-    for n in range(1, limit + 1):
-        pg.keyboard.press("Tab")
-        if active(pg) == f"st-key-{key}":
-            return n
-    raise AssertionError(f"{limit} Tabs did not reach {key}")
-
-
-def wait_focus(pg, key: str, timeout_ms: int = 5000) -> str:
-    for _ in range(timeout_ms // 100):
-        if active(pg) == f"st-key-{key}":
-            break
-        pg.wait_for_timeout(100)
-    return active(pg)
-
-
 def wait_played(pg) -> None:
-    """Wait for Play to reach the end of the run (Play back in Pause's place, Step off)."""
-    for _ in range(100):
-        if pg.locator(".st-key-classical_play button").count() and pg.evaluate(STEP_OFF):
-            break
-        pg.wait_for_timeout(100)
-    wait_idle(pg)
-    assert pg.evaluate(STEP_OFF), "Play did not reach the end"
+    """Wait for Play to reach the end of the run (Step off, the player not playing)."""
+    pg.wait_for_function(f"() => {STEP_OFF[6:]} && document.querySelector('{PLAYER} .hp-root')"
+                         ".dataset.playing === '0'", timeout=30_000)
 
 
 def step_text(pg) -> str:
-    return pg.locator(".st-key-classical_step").locator("xpath=..").inner_text()
+    return pg.locator(f"{PLAYER} .hp-count").inner_text()
 
 
 def test_enter_on_step_to_the_end_leaves_the_focus_on_reset(page, server):
     open_classical(page, server)
-    tab_to(page, "classical_step")
+    for _ in range(150):  # Tab to Step
+        page.keyboard.press("Tab")
+        if focus_role(page) == "step":
+            break
+    assert focus_role(page) == "step"
     for _ in range(40):
         if page.evaluate(STEP_OFF):
             break
         page.keyboard.press("Enter")
-        wait_idle(page, 300)
     assert page.evaluate(STEP_OFF), "the run did not end"
-    assert wait_focus(page, "classical_reset") == "st-key-classical_reset"
+    assert focus_role(page) == "reset"
     shot(page, "keyboard_end_of_run")
     # Enter on Reset goes back to step 0 and the focus stays there; Tab reaches Step again
     page.keyboard.press("Enter")
-    wait_idle(page)
     assert "step 0 of" in step_text(page)
-    assert active(page) == "st-key-classical_reset"
-    # the Tab order the Keyboard help gives (ui/player/keyboard.py TAB_ORDER)
-    for key in ["step", "run_all", "play", "keys_help", "scrub"]:
+    assert focus_role(page) == "reset"
+    # the Tab order the Keyboard help gives (ui/player/browser.py TAB_ORDER)
+    for want in ["step", "run_all", "play", "speed", "keys", "scrub"]:
         page.keyboard.press("Tab")
-        assert active(page) == f"st-key-classical_{key}"
-    # Play from the keyboard: the focus follows Play -> Pause -> Play to the end of the run
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    assert active(page) == "st-key-classical_play"
+        assert focus_role(page) == want
+    # Play from the keyboard: the focus stays on Play (Pause while playing) to the end of the run
+    for _ in range(3):
+        page.keyboard.press("Shift+Tab")
+    assert focus_role(page) == "play"
     page.keyboard.press("Enter")
+    assert focus_role(page) == "pause"
     wait_played(page)
-    assert wait_focus(page, "classical_play") == "st-key-classical_play"
+    assert focus_role(page) == "play"
     assert_healthy(page)
 
 
 def test_the_shortcuts_step_and_run_and_do_not_fire_in_a_field(page, server):
     open_classical(page, server)
     page.keyboard.press("s")
-    wait_idle(page)
     assert "step 1 of" in step_text(page)
     # in the step limit's number field a letter is typing, not a shortcut
     field = page.locator(".st-key-classical_steps input")
     field.focus()
     page.keyboard.press("s")
     page.keyboard.press("p")
-    wait_idle(page)
     assert "step 1 of" in step_text(page)
-    assert active(page) == "st-key-classical_steps"
+    assert focus_role(page) == "st-key-classical_steps"
     page.locator("h1").first.click()  # out of the field: the keys work again
     page.keyboard.press("e")
-    wait_idle(page)
     assert page.evaluate(STEP_OFF)
+    page.keyboard.press("0")
+    assert "step 0 of" in step_text(page)
+    page.keyboard.press("p")
+    assert page.locator(f"{PLAYER} .hp-root").get_attribute("data-playing") == "1"
+    page.keyboard.press("p")
+    assert page.locator(f"{PLAYER} .hp-root").get_attribute("data-playing") == "0"
     assert_healthy(page)
 
 
 def test_the_focus_is_not_taken_from_a_field_when_a_run_ends(page, server):
     """Play, then go to a field while it plays: the end of the run leaves the focus there."""
     open_classical(page, server)
-    page.locator(".st-key-classical_play button").click()
+    page.locator(f"{PLAYER} button[data-role=play]").click()
     field = page.locator(".st-key-classical_steps input")
     field.focus()
     wait_played(page)
-    page.wait_for_timeout(500)
-    assert active(page) == "st-key-classical_steps"
+    page.wait_for_timeout(300)
+    assert focus_role(page) == "st-key-classical_steps"
 
 
 def test_draw_a_pattern_with_the_arrow_keys_and_space_and_store_it(page, server):
@@ -162,7 +151,7 @@ def test_draw_a_pattern_with_the_arrow_keys_and_space_and_store_it(page, server)
     # Tab on to Clear, Invert, Store it; Enter stores the drawing
     for _ in range(3):
         page.keyboard.press("Tab")
-    assert active(page) == "st-key-classical_draw_store"
+    assert focus_role(page) == "st-key-classical_draw_store"
     page.keyboard.press("Enter")
     wait_idle(page)
     assert page.get_by_text("Pattern store (4/40)").count() == 1

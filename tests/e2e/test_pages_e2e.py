@@ -45,11 +45,12 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
     player_button(page, "Step").click()
     page.wait_for_function("() => /step 1 of \\d+/.test(document.body.innerText)")
     wait_idle(page)
-    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 2  # energy, overlaps
-    # the state is a PNG (sent once per frame and cached), and it loaded
-    state_img = page.locator('[data-testid="stMain"] [data-testid="stImage"] img').first
-    assert state_img.evaluate("img => img.complete && img.naturalWidth >= 16")
-    # Play: the browser re-runs the view on a timer until the last step
+    page.wait_for_selector(".st-key-classical_player .hp-chart .main-svg")
+    assert page.locator(".st-key-classical_player .hp-chart .main-svg").count() >= 2  # energy, overlaps
+    # the state is drawn from the run's pixels, 16 x 16, with its alt text
+    state = page.locator(".st-key-classical_player [data-panel=state] canvas")
+    assert state.evaluate("c => c.width") == 16 and state.get_attribute("aria-label").startswith("State at step 1")
+    # Play: the browser plays the run's frames until the last step
     player_button(page, "Reset").click()
     page.wait_for_function("() => /step 0 of \\d+/.test(document.body.innerText)")
     player_button(page, "Play").click()
@@ -64,7 +65,7 @@ def test_classical_upload_step_and_bad_upload(page, server, tmp_path):
 @pytest.mark.parametrize("path", ["dense", "modern", "landscape", "side_by_side", "attention"])
 def test_every_other_page_renders_its_charts(page, server, path):
     goto(page, server, path)
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    page.wait_for_selector(':is([data-testid="stPlotlyChart"], .hp-chart) .main-svg', timeout=60_000)
     wait_idle(page)
     assert_healthy(page)
     step = page.get_by_role("button", name=player_name("Step"))
@@ -116,16 +117,19 @@ def test_energy_transformer_upload_click_a_patch_and_run(page, server, tmp_path)
 def play_to_the_end(pg, server: str, path: str, T: int, timeout: int = 90_000) -> str:
     """Open a page, press Play and wait until the counter reads T of T; the page's text."""
     goto(pg, server, path)
-    pg.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    pg.wait_for_selector(':is([data-testid="stPlotlyChart"], .hp-chart) .main-svg', timeout=60_000)
     player_button(pg, "Play").click()
-    pg.wait_for_function(f"() => /step {T} of {T}/.test(document.body.innerText)", timeout=timeout)
+    pg.wait_for_function(f"() => /(step|layer) {T} of {T}/.test(document.body.innerText)", timeout=timeout)
     wait_idle(pg)
     return pg.inner_text("body")
 
 
 def test_energy_transformer_plays_to_the_last_step_with_frame_counter_and_law_together(page, server):
     body = play_to_the_end(page, server, "energy_transformer?steps=24", 24)
-    assert "After step 24" in body and "On the tokens of step 24" in body  # all moved together
+    # the picture and the charts moved together in the browser; the section below looks at the
+    # last step unless a student picks another (the server computes it)
+    assert "After step 24" in body and "On the tokens of step 24" in body
+    assert page.locator(".st-key-energy_transformer_why .hp-root").get_attribute("data-frame") == "24"
     assert page.get_by_role("button", name=player_name("Play")).count() == 1  # stopped by itself
     assert_healthy(page)
     shot(page, "energy_transformer_played")
@@ -198,6 +202,6 @@ def test_learning_plays_pauses_runs_and_takes_clicked_points(page, server):
 def test_attention_family_plays_the_layers_to_the_end(page, server):
     body = play_to_the_end(page, server, "attention_family?view=cloud", 10, timeout=60_000)
     assert "Spread after layer 10" in body
-    assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == 4
+    assert page.locator('[data-testid="stMain"] .hp-chart .main-svg').count() >= 4
     assert_healthy(page)
     shot(page, "attention_family")

@@ -31,9 +31,11 @@ MIN_INK = 0.002     # ... and a chart with almost no ink at all (0.2 % of its bo
 WINDOW_S = 60       # the longest the sampling may take (a busy CI machine plays slowly)
 HEIGHT = 2400       # the window: the ET page's 8 charts and pictures all in it
 
-# every chart or picture of the main area: a live chart's stack of two places counts once
+# every chart or picture of the main area (the browser player's too): a live chart's stack of two
+# places counts once
 CHART_BOXES = """() => [...document.querySelectorAll('[data-testid="stMain"] [class*="st-key-live_"],'
-  + '[data-testid="stMain"] [data-testid="stPlotlyChart"], [data-testid="stMain"] [data-testid="stImage"]')]
+  + '[data-testid="stMain"] [data-testid="stPlotlyChart"], [data-testid="stMain"] [data-testid="stImage"],'
+  + '[data-testid="stMain"] .hp-chart, [data-testid="stMain"] .hp-canvas')]
   .filter(e => e.matches('[class*="st-key-live_"]') || !e.closest('[class*="st-key-live_"]'))
   .map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })
   .filter(([x, y, w, h]) => w > 40 && h > 40 && y + h <= window.innerHeight)"""
@@ -96,7 +98,7 @@ def painted_frames(pg, boxes, width: int) -> tuple[list[list[float]], int, list[
 def test_play_shows_every_chart_in_every_frame(page, server, address, at_least):
     page.set_viewport_size({"width": 1500, "height": HEIGHT})
     goto(page, server, address)
-    page.wait_for_selector('[data-testid="stMain"] [data-testid="stPlotlyChart"] .main-svg',
+    page.wait_for_selector('[data-testid="stMain"] :is([data-testid="stPlotlyChart"], .hp-chart) .main-svg',
                            timeout=60_000)
     wait_idle(page, settle_ms=1000)
     width = page.viewport_size["width"]

@@ -43,7 +43,7 @@ SECTION_COMBOS = [pytest.param(path, *PROJECTOR, mode, id=f"{path}-projector-{mo
 
 # ----------------------------------------------------------------- what the browser measures
 
-CHARTS_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')]
+CHARTS_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] :is([data-testid="stPlotlyChart"], .hp-chart)')]
   .map(c => {
     const r = c.getBoundingClientRect();
     const svg = c.querySelector('svg.main-svg');
@@ -136,7 +136,8 @@ MAIN_HEIGHT_JS = """() => {
   return m ? m.scrollHeight : document.documentElement.scrollHeight;
 }"""
 
-IMAGES_TOP_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stImage"] img')]
+IMAGES_TOP_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stImage"] img,'
+  + '[data-testid="stMain"] .hp-canvas')]
   .map(i => i.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0).map(r => r.top)"""
 DRAWN_CHART_JS = f"""() => ({CHARTS_JS})().some(c => c.visible && c.svg_width > 0
     && (c.traces + c.images + c.canvases) > 0)"""

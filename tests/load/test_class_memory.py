@@ -4,7 +4,8 @@
 (tests/support/st_client.py). Ten sessions open the modern page at the largest size a link can
 ask for (32 x 32 in colour, d = 3072, a store of 40 patterns, gamma 0.01 and 2000 steps: runs
 of hundreds of steps, up to 1516, 36 MB of trajectory), each with its own beta and query seed
-so that no run, picture, sweep or figure is shared, all at once; then each steps three times.
+so that no run, picture, sweep or figure is shared, all at once; then each changes gamma once
+(what reaches the server now: its Steps are the browser's, ui/player/browser.py).
 The server's resident memory is sampled every 0.1 s (and its high-water mark read from
 /proc/<pid>/status where there is one): the idle process stays within the plan's IDLE_BYTES,
 and the peak within CLASS_BYTES. Measured here: 404 MB idle, 868 MB at the peak, in 9 s.
@@ -20,7 +21,8 @@ from ui.pages.modern.settings import BETAS
 from ui.serving import memory_plan
 
 SESSIONS = 10
-STEPS = 3
+GAMMAS = (0.02,)  # the changes of settings each session makes after opening
+STEPS = len(GAMMAS)
 STORE = ",".join([f"letters/{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
                  + [f"digits/{i}" for i in range(10)]
                  + ["shapes/circle", "shapes/square", "shapes/triangle", "shapes/cross"])
@@ -37,11 +39,11 @@ def _session(url: str, i: int, barrier: threading.Barrier, problems: list) -> No
         problems.extend(f"open: {e}" for e in run.errors)
         if run.status not in OK:
             problems.append(f"open: {run.status}")
-        for _ in range(STEPS):
-            run = c.click("modern_step")
-            problems.extend(f"step: {e}" for e in run.errors)
+        for k in range(STEPS):  # changes of settings: each a new run and its player's frames
+            run = c.set_value("modern_gamma", GAMMAS[k])
+            problems.extend(f"settings: {e}" for e in run.errors)
             if run.status not in OK:
-                problems.append(f"step: {run.status}")
+                problems.append(f"settings: {run.status}")
         problems.extend(f"on the page: {e}" for e in c.exceptions())
     except Exception as e:  # a closed socket, a time-out, a broken barrier
         problems.append(f"{type(e).__name__}: {e}")

@@ -20,9 +20,10 @@ from tests.support.server import Server, tracebacks
 from tests.support.st_client import OK, StClient
 
 SESSIONS = 30
-# page url name -> the key of its Step button (None: the page has no player)
-PAGES = {"classical": "classical_step", "dense": "dense_step", "modern": "modern_step",
-         "attention": None, "energy_transformer": "energy_transformer_step"}
+# page url name -> the key of its server-side Step button, "browser" where its player runs in
+# the browser (its frames come with the page), None where the page has no player
+PAGES = {"classical": "browser", "dense": "browser", "modern": "browser",
+         "attention": None, "energy_transformer": "browser"}
 
 
 @pytest.fixture
@@ -43,7 +44,11 @@ def _session(url: str, page: str, barrier: threading.Barrier, problems: list[str
             problems.append(f"open: {run.status}")
         problems.extend(f"open: {e}" for e in run.errors)
         step = PAGES[page]
-        if step is not None:
+        if step == "browser":
+            p = c.player(page)
+            if not p["T"] or p["shown"] != p["T"]:
+                problems.append(f"the player's run is not all there: {p['shown']} of {p['T']}")
+        elif step is not None:
             if not c.has(step):
                 problems.append(f"no Step button {step!r} after opening")
             else:

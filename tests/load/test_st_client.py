@@ -1,7 +1,7 @@
 """The protocol-level client against the real app (`streamlit run` on a free loopback port).
 
-The fast tests (well under 60 s) check the client: open a page from a link, click Step,
-upload a PNG, see a closed socket reported. The classroom ramp is marked `load` and runs
+The fast tests (well under 60 s) check the client: open a page from a link, read its player's
+frames, change a setting, upload a PNG, see a closed socket reported. The classroom ramp is marked `load` and runs
 only when asked for: `python -m pytest -m load tests/load`.
 """
 from __future__ import annotations
@@ -31,31 +31,23 @@ def client(server):
     c.close()
 
 
-def _step_text(c: StClient) -> str:
-    return next((t for t in c.texts("markdown") if re.search(r"step \d+ of \d+", t)), "")
-
-
 def _store_count(c: StClient) -> int:
     heading = next(t for t in c.texts("heading") if t.startswith("Pattern store"))
     return int(re.search(r"\((\d+)/", heading).group(1))
 
 
-def test_open_a_link_and_step_twice(client):
+def test_open_a_link_read_the_players_run_and_change_a_setting(client):
     run = client.open("classical", "mode=async&T=0")
     assert run.status == "FINISHED_SUCCESSFULLY" and not run.errors, run
     assert client.session_id and "classical" in client.pages
-    assert "step 0 of" in _step_text(client)
-    assert {"Reset", "Step", "Run", "Play"} <= set(client.button_labels())
-    T = int(re.search(r"of (\d+)", _step_text(client)).group(1))
-    assert T >= 2, f"the default query converges in {T} step(s); the test needs 2"
-    step = client.widget("classical_step")
-    assert step.fragment_id, "the player lives in a fragment: a click reruns only it"
-    for _ in range(2):
-        run = client.click("classical_step")
-        assert run.status == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" and not run.errors, run
-        assert run.seconds > 0
-    assert "step 2 of" in _step_text(client)
+    p = client.player("classical")
+    assert p["T"] >= 2 and p["shown"] == p["T"], "the whole run went to the browser"
+    assert p["panels"]["describe"]["text"][0].startswith(f"Step 0 of {p['T']}")
+    assert not {"Reset", "Step", "Run", "Play"} & set(client.button_labels())  # the browser's buttons
     assert "mode=async" in client.query_string  # the page wrote its settings into the URL
+    run = client.set_value("classical_mode", "sync")
+    assert run.status == "FINISHED_SUCCESSFULLY" and not run.errors and run.seconds > 0, run
+    assert "mode=sync" in client.query_string and client.player("classical")["run"]
 
 
 def test_set_values_and_upload_a_png(client):
@@ -72,8 +64,7 @@ def test_set_values_and_upload_a_png(client):
     run = client.switch_page("energy_transformer")
     assert not run.errors and client.has("energy_transformer_seed"), run
     run = client.set_value("energy_transformer_seed", 4242)
-    assert not run.errors and any("Completion took" == el.proto.label for el in
-                                  client.elements.values() if el.kind == "metric"), run
+    assert not run.errors and client.player("energy_transformer")["panels"]["took"]["label"] == "Completion took", run
 
 
 def test_a_closed_socket_is_reported(client):

@@ -81,13 +81,13 @@ def grid_sent(at, key):
 
 
 def in_order(at) -> list[str]:
-    """The main area from the top: each chart as its key, each caption, subheader and metric
-    label as its text."""
+    """The main area from the top: each chart and browser player as its key, each caption,
+    subheader and metric label as its text."""
     out = []
 
     def walk(node):
         kind = getattr(node, "type", None)
-        if kind == "plotly_chart":
+        if kind == "plotly_chart" or getattr(getattr(node, "proto", None), "component_name", "") == "hopfield_player":
             out.append(node.proto.id.rsplit("-", 1)[-1])
         elif kind in ("caption", "header", "subheader", "title"):
             out.append(node.value)
@@ -108,19 +108,19 @@ def check_presenter_layout(page: str, lede: str) -> None:
     """Presenter mode (issue 30): the player, the state's picture and the energy curve share
     the first row under the title, and the lede (`lede`: how it starts) follows them, so all
     three fit a 1024 x 768 projector's first screen; plain, the lede stays above the player."""
+    from tests.support.player import payload
+
     at = open_app(page, query={"presenter": "1"})
-    rows = [[page_order(c) for c in n.children.values()] for n in nodes(at.main)
-            if type(n).__name__ == "Block" and n.children
-            and all(type(c).__name__ == "Column" for c in n.children.values())]
-    (places,) = [r for r in rows if any(f"{page}_step" in p for p in r)]
-    assert len(places) == 3
-    assert f"{page}_step" in places[0] and f"{page}_scrub" in places[0]
-    assert f"{page}_pic_state" in places[1] and f"live_{page}_energy" in places[2]
+    first, *rest = payload(at, page)["layout"]
+    assert [pid for pid, _ in first] == ["controls", "state", "energy"]
+    assert payload(at, page)["mode"] == "presenter"
     order = page_order(at.main)
     at_lede = next(i for i, e in enumerate(order) if e.startswith(lede))
-    assert order.index(f"{page}_step") < order.index(f"live_{page}_energy") < at_lede
-    plain = page_order(open_app(page).main)
-    assert next(i for i, e in enumerate(plain) if e.startswith(lede)) < plain.index(f"{page}_step")
+    assert order.index(f"{page}_player") < at_lede
+    plain_at = open_app(page)
+    assert [pid for pid, _ in payload(plain_at, page)["layout"][0]] == ["controls"]
+    plain = page_order(plain_at.main)
+    assert next(i for i, e in enumerate(plain) if e.startswith(lede)) < plain.index(f"{page}_player")
     assert not at.exception
 
 

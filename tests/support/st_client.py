@@ -32,6 +32,7 @@ send the next rerun while this one executes, and ``settle()`` reads until the la
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import time
 import urllib.request
 import uuid
@@ -236,6 +237,14 @@ class StClient:
             if el.key == key:
                 return el
         raise StError(f"no widget with key {key!r} on the page")
+
+    def player(self, page: str) -> dict:
+        """The payload the page sent its browser player (ui/player/browser.py): the run's frames,
+        which the browser steps through without a message to the server."""
+        for el in self.elements.values():
+            if el.kind == "bidi_component" and el.key == f"{page}_player":
+                return json.loads(el.proto.bytes.decode("utf-8"))
+        raise StError(f"no player of {page!r} on the page")
 
     def has(self, key: str) -> bool:
         return any(el.key == key for el in self.elements.values())

@@ -2,7 +2,8 @@
 
 A student: opens the home page, follows the teacher's link to the classical page
 (`classical?mode=async&T=0`), adds two presets, uploads a small PNG of their own, changes
-the corruption, presses Step 20 times (Reset when Step is disabled at the end of a run),
+the corruption, changes the query's seed 20 times (going through five seeds: each a new run
+for the player, whose Step, Play and scrubber are the browser's and reach no server),
 opens the Energy Transformer page and completes a mask of their own (a seed no one else
 uses, so the completion is not cached), visits two more pages and leaves.
 
@@ -11,8 +12,8 @@ uses, so the completion is not cached), visits two more pages and leaves.
 result before clicking again; 0 (the default) clicks again the moment a run finishes, a
 stress test no class produces.
 
-Each action's latency (send to script_finished) is kept by kind: open, step, et, switch,
-reset, and "other" (presets, upload, corruption). A failure is an exception element or an
+Each action's latency (send to script_finished) is kept by kind: open, settings, et, switch,
+and "other" (presets, upload, corruption). A failure is an exception element or an
 st.error the app showed, a time-out or a closed socket, kept with its text.
 """
 from __future__ import annotations
@@ -29,7 +30,8 @@ from PIL import Image
 from .st_client import Closed, RunTimeout, StClient, StError
 
 CLASS_LINK = ("classical", "mode=async&T=0")
-STEPS = 20
+STEPS = 20   # changes of settings a student makes on the classical page (Step is the browser's)
+SEEDS = (1, 2, 3, 4, 5)  # the query seeds they go through: five runs, the class's cache shares them
 OTHER_PAGES = ("dense", "modern")
 
 
@@ -95,10 +97,8 @@ def student(base_url: str, index: int, et_seed: int, deadline: float,
         a.do("other", c.upload, "uploader", f"student{index}.png", png(10_000 + et_seed))
         a.do("other", c.set_value, "q_corruption", "Gaussian noise")
         a.do("other", c.set_value, "q_amount", 0.35)
-        for _ in range(STEPS):
-            if c.has("classical_step") and c.widget("classical_step").proto.disabled:
-                a.do("reset", c.click, "classical_reset")
-            a.do("step", c.click, "classical_step")
+        for k in range(STEPS):  # Step is the browser's: a change of settings is what reaches us
+            a.do("settings", c.set_value, "q_seed", SEEDS[k % len(SEEDS)])
         a.do("switch", c.switch_page, "energy_transformer")
         a.do("et", c.set_value, "energy_transformer_seed", et_seed)
         for page in OTHER_PAGES:
@@ -116,8 +116,8 @@ def student(base_url: str, index: int, et_seed: int, deadline: float,
 
 def probe(base_url: str, stop: threading.Event, deadline: float, period: float = 0.5,
           timeout: float = 60.0, out: list | None = None) -> Record:
-    """Clicks Step (Reset when disabled) every `period` seconds until `stop` is set:
-    its largest latency is the longest stall a student at the projector would see."""
+    """Changes a setting (the query's seed, back and forth) every `period` seconds until `stop`
+    is set: its largest latency is the longest stall a student at the projector would see."""
     rec = Record("probe", started=time.monotonic())
     if out is not None:
         out.append(rec)
@@ -126,12 +126,11 @@ def probe(base_url: str, stop: threading.Event, deadline: float, period: float =
     try:
         c.connect()
         a.do("open", c.open, *CLASS_LINK)
-        for _ in range(int((deadline - time.monotonic()) / period) + 1):
+        for n in range(int((deadline - time.monotonic()) / period) + 1):
             if stop.is_set():
                 break
             t0 = time.monotonic()
-            key = "classical_reset" if c.widget("classical_step").proto.disabled else "classical_step"
-            a.do("step", c.click, key)
+            a.do("settings", c.set_value, "q_seed", SEEDS[n % 2])
             stop.wait(max(0.0, period - (time.monotonic() - t0)))
         rec.completed = not rec.failures
     except Exception as e:

@@ -126,13 +126,20 @@ def _scaled(size):
 NO_TOOLBAR = {"displayModeBar": False}  # Plotly's mode bar: off, unless a chart asks for it
 
 
+def for_mode(fig: go.Figure, presenter: bool, projector: bool) -> go.Figure:
+    """`fig` as a session in presenter mode (the back row's copy) and projector mode (the
+    high-contrast copy) sees it; the figure itself when neither is on."""
+    if presenter:
+        fig = for_projector(fig)
+    if projector:
+        fig = high_contrast(fig)
+    return fig
+
+
 def plot(where, fig: go.Figure, toolbar: dict | None = None, **kw):
     """where.plotly_chart(fig, **kw); in presenter mode, the back row's copy of fig; in
     projector mode, the high-contrast copy (ui.settings.modes.projector). Plotly's toolbar
     (the mode bar) is hidden, unless `toolbar` gives its config ({} for Plotly's own; the
     capacity lab's names the PNG its camera button downloads)."""
-    if st.session_state.get("presenter"):
-        fig = for_projector(fig)
-    if st.session_state.get("projector"):
-        fig = high_contrast(fig)
+    fig = for_mode(fig, bool(st.session_state.get("presenter")), bool(st.session_state.get("projector")))
     return where.plotly_chart(fig, config=NO_TOOLBAR if toolbar is None else toolbar, **kw)

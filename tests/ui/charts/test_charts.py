@@ -46,9 +46,14 @@ def test_panel_titles_and_colour_bars_grow():
 
 
 def test_the_presenter_sees_larger_chart_fonts():
+    from tests.support.player import payload
+    from ui.player import frames
+
     def title_sizes(at):
-        return [json.loads(c.proto.spec)["layout"]["title"]["font"]["size"]
-                for c in at.get("plotly_chart") if "title" in json.loads(c.proto.spec)["layout"]]
+        layouts = [json.loads(c.proto.spec)["layout"] for c in at.get("plotly_chart")]
+        p = payload(at, "classical")
+        layouts += [frames.figure_at(panel, 0)["layout"] for panel in p["panels"].values() if panel["kind"] == "chart"]
+        return [lay["title"]["font"]["size"] for lay in layouts if "title" in lay]
     plain = open_app("classical")
     presenter = open_app("classical", query={"presenter": "1"})
     small, large = title_sizes(plain), title_sizes(presenter)

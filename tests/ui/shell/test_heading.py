@@ -20,4 +20,4 @@ def test_the_lede_is_under_the_title_and_in_presenter_mode_under_the_figure():
     assert plain[:2] == [explain.TITLE, explain.LEDE]
     shown = in_order(open_app("modern", {"presenter": "1"}))
     assert shown[0] == explain.TITLE and shown[1] != explain.LEDE
-    assert where(shown, explain.LEDE) > where(shown, "modern_energy")  # under the energy curve
+    assert where(shown, explain.LEDE) > where(shown, "modern_player")  # under the player and its energy curve

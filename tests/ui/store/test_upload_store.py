@@ -339,7 +339,7 @@ def test_an_uploaded_query_image_is_decoded_once_and_carried_by_the_link(monkeyp
     real = image_files.load_image
     monkeypatch.setattr(image_files, "load_image", lambda *a, **k: calls.append(1) or real(*a, **k))
     at.file_uploader(key="q_uploader").set_value(("q.png", encode(photo(seed=31), "PNG"), "image/png")).run()
-    at.button(key="classical_step").click().run()
+    at.run()
     at.run()
     assert len(calls) == 1  # not once per rerun
     link = dict(at.query_params)

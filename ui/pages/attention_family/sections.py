@@ -8,13 +8,13 @@ from hopfield_core import expfamily as ef
 from hopfield_core import reference
 from hopfield_core.analysis import energy_rises
 from ui.charts import chart_numbers, charts, figures
-from ui.player import play
-from ui.player.live_charts import live  # Play updates the charts in place, never blank
+from ui.player import browser
 from ui.serving import budget, memory_gate
-from ui.settings.modes import presenter
+from ui.serving.shared_cache import shared
+from ui.settings.modes import presenter, projector
 from ui.store import patterns, query, store
 
-from . import cache
+from . import cache, cloud_frames
 from . import figures as figs
 from .settings import CLOUDS, SETTINGS
 
@@ -96,23 +96,12 @@ def cloud_section() -> None:
     s_plain, s_normed = ef.spreads(plain), ef.spreads(normed)
     sv = {k: np.array([ef.top_singular_value(Z) for Z in Zs])
           for k, Zs in (("without layer norm", plain), ("with layer norm", normed))}
-    run_key = (name, int(dim), int(n), int(seed), float(beta), int(layers))
-
-    def body():
-        t = play.player(PAGE, int(layers), run_key)
-        a, b = st.columns(2)
-        a.metric(f"Spread after layer {t}, attention + residual", f"{s_plain[t]:.4g}")
-        b.metric(f"Spread after layer {t}, then layer norm", f"{s_normed[t]:.4g}")
-        live(a, figs.cloud(plain[t], "Attention + residual", figures.RED), "attention_family_plain", PAGE)
-        live(b, figs.cloud(normed[t], "… then layer norm", figures.BLUE), "attention_family_normed", PAGE)
-        a, b = st.columns(2)
-        live(a, figs.spread_curves({"without layer norm": s_plain, "with layer norm": s_normed},
-                                   t, "Spread", "mean distance to centroid"), "attention_family_spread", PAGE)
-        live(b, figs.spread_curves(sv, t, "Largest singular value", "σ₁ of the centred cloud"),
-             "attention_family_sv", PAGE)
-        play.stop_if_done(PAGE, t, int(layers))
-
-    play.animated(PAGE, body)
+    run_key = f"{name}|{int(dim)}|{int(n)}|{int(seed)}|{float(beta)!r}|{int(layers)}"
+    look = (presenter(), projector())
+    data = shared(("cloud-player", PAGE, name, int(dim), int(n), int(seed), float(beta), int(layers), *look),
+                  lambda: browser.frames.encoded(cloud_frames.payload(PAGE, run_key, plain, normed, s_plain,
+                                                                      s_normed, sv, *look)))
+    browser.show(PAGE, data)
     chart_numbers.show_columns(st, {
         "layer": np.arange(len(s_plain)), "spread, without layer norm": s_plain,
         "spread, with layer norm": s_normed, **{f"σ₁, {k}": v for k, v in sv.items()}},

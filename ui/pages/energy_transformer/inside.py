@@ -1,6 +1,7 @@
-"""The Energy Transformer page's look inside the model at the step shown: where one patch looks
+"""The Energy Transformer page's look inside the model at a chosen step: where one patch looks
 in each attention head, and which Hopfield memories the image draws on
-(hopfield_core.et.inspect). Part of the player's frame, so it follows Step and Play."""
+(hopfield_core.et.inspect). Computed on the server at the step the student picks
+(sections.look_step); the player's Step and Play stay in the browser."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,16 +12,14 @@ from hopfield_core.et.masks import show_masked
 from hopfield_core.heads import kinds
 from hopfield_core.modern import k90
 from ui.charts.chart_numbers import show_columns
+from ui.charts.charts import plot
 from ui.charts.pictures import image_png
-from ui.player.live_charts import live, live_image
-from ui.player.play import playing
 from ui.store.grid_editor import cell_grid, new_edits
 
 from . import cache
 from . import figures as et_figures
 from .settings import GRID, PATCH, SETTINGS
 
-PAGE = "energy_transformer"  # the page's player (sections.PAGE)
 QUERY_GRID = "energy_transformer_query_grid"  # the picture to click a patch on (ui/store/grid_editor.py)
 QUERY_WORDS = ("the patch looked from", "hidden", "shown")
 PICK_PX = 240  # the picture's width
@@ -49,8 +48,7 @@ def place(q: int) -> str:
 
 
 def apply_query_edits() -> None:
-    """The patch clicked (or chosen from the keyboard) on the picture since the last run. The
-    picture is drawn in the player's fragment, whose reruns leave the address bar alone: a new
+    """The patch clicked (or chosen from the keyboard) on the picture since the last run: a new
     choice reruns the whole page, so that the link carries it."""
     edits = new_edits(QUERY_GRID, GRID)
     if edits:
@@ -109,7 +107,7 @@ def attention_part(run, model, c, t: int) -> None:
     with left:
         picker(c.image, mask, q)
     a = cache.attention(c.device, c.name, run.key, t, q, run.out.tokens[t])  # (H, N)
-    live(right, et_figures.attention(a, mask, q, t), "energy_transformer_attention", PAGE)
+    plot(right, et_figures.attention(a, mask, q, t), key="energy_transformer_attention")
     right.caption("Colour: the share of the head's attention on each patch, in per cent. Dots "
                   "mark the hidden patches; the red square is the patch looked from.")
     status = "hidden" if mask.flat[q] else (
@@ -132,10 +130,10 @@ def memory_part(run, model, c, t: int) -> None:
                 "each drawn as a patch by the model's decoder, the most used first")
     tiles = montage(seen["patches"], COLUMNS)
     scale = max(1, 640 // tiles.shape[1])
-    live_image(st.container(key="energy_transformer_memories"), image_png(tiles, tiles.shape[1] * scale),
-               alt=f"The {TOP} most used of the model's {cfg.memories} memories, each a "
-                   f"{cfg.patch_size} by {cfg.patch_size} pixel patch, in rows of {COLUMNS}.",
-               width="content")
+    st.container(key="energy_transformer_memories").image(
+        image_png(tiles, tiles.shape[1] * scale), output_format="PNG", width="content",
+        alt=f"The {TOP} most used of the model's {cfg.memories} memories, each a {cfg.patch_size} by "
+            f"{cfg.patch_size} pixel patch, in rows of {COLUMNS}.")
     st.caption(memory_words(shares, half, run.out.tokens.shape[1], *seen["rough"]))
     show_columns(st, {
         "rank": np.arange(1, len(order) + 1), "memory": order,
@@ -172,15 +170,8 @@ def memory_words(shares: np.ndarray, half: int, tokens: int, rough_memories: flo
 
 
 def section(run, model, c, t: int) -> None:
-    """Where the chosen patch looks, and the memories used, at step t (run: sections.Run).
-    While Play runs it waits (a sentence says so): it sits below the pictures and the curves
-    that Play animates, and every frame it skips is work the server and the browser are spared
-    for the class; it shows the step Play stops on, and every step Step or the scrub shows."""
-    if playing(PAGE):
-        st.header("Inside the model")
-        st.caption("Playing: the look inside the model shows the step Play stops on. Step and "
-                   "the scrub show it at any step.")
-        return
+    """Where the chosen patch looks, and the memories used, at step t (run: sections.Run): the
+    step chosen above (sections.look_step), computed once per step and patch for the class."""
     st.header(f"Inside the model at step {t}")
     st.markdown(
         "Each step every hidden token moves along the pull of two energies. The attention "

@@ -1,28 +1,12 @@
-"""The Energy Transformer page's numbers for the step shown: the error as MSE and as PSNR,
-the yardstick's, where it ran and how long it took, and how those read as text."""
+"""The Energy Transformer page's numbers for a step, as text: the error as PSNR, a small change,
+the error's change since step 0 (the player's metrics: player_frames.py)."""
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from hopfield_core.et.inspect import psnr
-from ui.player.play import START, step_delta
 
-
-def metrics(run, device: str, t: int) -> None:
-    """(run: sections.Run) The error of step t and of the yardstick, as MSE and as PSNR (the figure other ET
-    implementations report), where it ran and how long it took."""
-    mse = run.mse
-    m = st.columns(5)
-    m[0].metric("Masked-patch MSE, ET", f"{mse[t]:.4f}",
-                **step_delta(since_start(mse, t), no_change(mse, t)))
-    m[1].metric("PSNR, ET", decibels(mse[t]),  # no delta: a second one wraps in a fifth of a row
-                help="Peak signal-to-noise ratio of the hidden patches, 10 log10(1 / MSE) for "
-                     "pixel values from 0 to 1: higher is better.")
-    m[2].metric("Mean-fill MSE", f"{run.yardstick:.4f}", help=f"MSE of the yardstick, every hidden "
-                f"patch the mean colour of the shown ones: PSNR {decibels(run.yardstick)}.")
-    m[3].metric("Device", device.upper())
-    m[4].metric("Completion took", f"{run.seconds * 1000:.0f} ms")
+START = "step 0: the start"  # the error metric's change line at step 0
 
 
 def decibels(mse: float) -> str:

@@ -1,6 +1,6 @@
-"""The Energy Transformer page's live parts: the completion, and below the player the images,
-the numbers, the energy and the error against steps, why the energy falls, on the live model,
-and a look inside it (inside.py)."""
+"""The Energy Transformer page's live parts: the completion, the player in the browser (the
+pictures, the numbers, the energy and the error against steps: player_frames.py), why the energy
+falls, on the live model, and a look inside it (inside.py) at a step of the student's choice."""
 from __future__ import annotations
 
 import hashlib
@@ -11,18 +11,16 @@ import streamlit as st
 
 from hopfield_core.analysis import energy_rises
 from hopfield_core.et.descent import ROUNDING
-from hopfield_core.et.masks import masked_patch_mse, mean_fill, show_masked
-from ui.charts.pictures import image_png
-from ui.player import play
-from ui.player.live_charts import live, live_image
-from ui.settings.modes import presenter
+from hopfield_core.et.masks import masked_patch_mse, mean_fill
+from ui.player import browser
+from ui.serving.shared_cache import shared
+from ui.settings.modes import presenter, projector
 
-from . import cache, explain, inside
-from . import figures as et_figures
-from .metrics import metrics, small
+from . import cache, explain, inside, player_frames
+from .metrics import small
 from .settings import GRID, PATCH
 
-PAGE = "energy_transformer"  # the page's player (ui.player.play.player) and its keys
+PAGE = "energy_transformer"  # the page's player (ui/player/browser.py) and its keys
 
 
 def unavailable(error: str) -> None:
@@ -61,31 +59,45 @@ def complete(c) -> Run:
     return Run(out, seconds, key, error_curve(out.frames, c.image, c.mask, PATCH), yardstick)
 
 
+LOOK = "energy_transformer_look"  # the step the look inside (and M's spectrum) is at
+
+
+def look_step(T: int) -> int:
+    """The step that "Why the energy falls" (M's eigenvalues) and "Inside the model" look at: a
+    slider of its own, the last step unless a student moves it (each step is computed once, when
+    looked at, and cached for the class). The player's Step and Play stay in the browser."""
+    if st.session_state.get(LOOK, T) > T:
+        st.session_state[LOOK] = T
+    if T == 0:
+        return 0
+    return int(st.slider("The step to look at, in this section and inside the model", 0, T,
+                         st.session_state.get(LOOK, T), key=LOOK))
+
+
 def frame(run: Run, model, c) -> None:
-    """The player and everything it shows at the step it is on (the body that Play re-runs):
-    the pictures, the errors, the curves, and why the energy falls (model: the loaded ET)."""
+    """The player (in the browser: the pictures, the numbers and the curves of every step, sent
+    once), then how far the run settled, why the energy falls and a look inside the model at a
+    step of the student's choice (model: the loaded ET)."""
     out, mse, T = run.out, run.mse, len(run.out.energies) - 1
-    if presenter():  # the player beside the input and the result (ui/shell/responsive_css.py: _stage)
-        player_place, *stage = st.container(key="energy_transformer_stage").columns(3)
-    else:
-        player_place, stage = st.container(), None
-    with player_place:
-        t = play.player(PAGE, T, run.key)
-    pictures(c.image, c.mask, out.frames[t], t, PATCH,
-             out.frames[0] if model.cfg.readout == "change" else None, stage)
+    look = (presenter(), projector())
+    key = ("et-player", PAGE, run.key, model.cfg.readout, float(model.cfg.alpha), c.device, float(run.seconds),
+           float(run.yardstick), *look)
+    data, why = shared(key, lambda: tuple(browser.frames.encoded(p) for p in player_frames.payload(
+        PAGE, run, c.image, c.mask, model.cfg.alpha, model.cfg.readout == "change", c.device, *look)))
+    browser.show(PAGE, data)
     if presenter():  # above the player on a screen of its own; below the pictures here
         explain.lede()
         hidden_note(c.mask, model.cfg)
-    metrics(run, c.device, t)
-    curves(out, mse, run.yardstick, t)
     st.caption(settled(out, mse, model.cfg.steps, explain.start_picture(model.cfg)))
     if energy_rises(out.energies, rtol=ROUNDING).size:
         st.warning("The energy rose at some step for this image: the step size is too large "
                    "for it.")
+    st.header("Why the energy falls")
+    browser.show(PAGE, why, "why")  # the two parts and the rate, at the player's step
+    t = look_step(T)
     spectrum = cache.spectrum(c.device, c.name, run.key, t, out.tokens[t])
     why_it_falls(out, spectrum, float(model.model.ln_gamma), model.cfg, t)
     inside.section(run, model, c, t)
-    play.stop_if_done(PAGE, t, T)
 
 
 def rate_noise(rates: np.ndarray) -> float:
@@ -100,82 +112,7 @@ def error_curve(frames: np.ndarray, image: np.ndarray, mask: np.ndarray, p: int)
     return np.array([masked_patch_mse(f, image, mask, p) for f in frames])
 
 
-GAINS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
-
-
-def change_picture(frame: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, int]:
-    """(frame - start) magnified around mid-grey, and the gain: the largest of GAINS that keeps
-    every pixel in [0, 1], so a change of a few hundredths is visible (grey = no change)."""
-    diff = np.asarray(frame, dtype=np.float64) - np.asarray(start, dtype=np.float64)
-    biggest = float(np.abs(diff).max())
-    gain = max([g for g in GAINS if g * biggest <= 0.5] or [1])
-    return np.clip(0.5 + gain * diff, 0, 1), gain
-
-
-PICTURE_PX = 896  # the pictures' PNG width: 28 px a pixel, crisp at a 1920 px projector's half
-
-
-def _picture(where, key: str, title: str, img: np.ndarray, alt: str, live: bool = False) -> None:
-    """One picture under its title, as wide as its column (a PNG, scaled by the browser: a
-    Plotly chart's height is fixed, a picture's follows the width). A picture that changes on
-    every frame of Play goes in the page's message (live_image), never blank."""
-    box = where.container(key=f"energy_transformer_pic_{key}")
-    box.markdown(f"**{title}**")
-    png = image_png(img, PICTURE_PX)
-    if live:
-        live_image(box, png, alt=alt, width="stretch")
-    else:
-        box.image(png, width="stretch", output_format="PNG", alt=alt)
-
-
-def pictures(image, mask, frame, t: int, p: int, start: np.ndarray | None = None,
-             stage=None) -> None:
-    """Original, masked input, the frame at step t, and either the mean fill or (given the
-    start frame, for a model that refines a starting picture) what the steps changed.
-    Four in a row on a wide screen, two by two on a narrow one (ui/shell/responsive_css.py); in
-    presenter mode (stage: the places of the input and the result, beside the player, and on
-    a wide screen under it, half the width each) the other two below them."""
-    hidden = int(mask.sum())
-    if stage:
-        masked, result = stage
-        original, fourth = st.columns(2)
-    else:
-        with st.container(key="energy_transformer_pictures_pair_row"):
-            original, masked, result, fourth = st.columns(4)
-    _picture(original, "original", "Original", image, "The original photo, every patch shown.")
-    _picture(masked, "masked", "Masked input", show_masked(image, mask, p),
-             f"The input: the photo with {hidden} of {mask.size} patches hidden, drawn as grey "
-             "checks.")
-    _picture(result, "frame", f"After step {t}", frame,
-             f"The model's picture after step {t}: the hidden patches filled in.", live=True)
-    if start is None:
-        _picture(fourth, "meanfill", "Mean fill", mean_fill(image, mask, p),
-                 "The yardstick: every hidden patch filled with the mean colour of the visible "
-                 "ones.")
-        return
-    change, gain = change_picture(frame, start)
-    _picture(fourth, "change", f"Change x{gain}" if t else "Change", change,
-             f"What the steps changed since step 0, magnified {gain} times: grey is no change."
-             if t else "Step 0: no change yet, all grey.", live=True)
-    # one caption at every step (its gain is in the title): a caption that changed length
-    # would move every chart below it when Play leaves step 0
-    fourth.caption("The change since step 0: grey is none; any other colour is what the descent "
-                   "has added to or taken from each channel, magnified as its title says.")
-
-
-def pair():
-    """Two places for two charts: side by side, or one below the other on a projector (the
-    presenter's larger fonts leave half a width too narrow for a chart and its legend)."""
-    if presenter():
-        return st.container(), st.container()
-    return st.columns(2)
-
-
-def curves(out, mse: np.ndarray, yardstick: float, t: int) -> None:
-    """Energy and error against steps, side by side."""
-    left, right = pair()
-    live(left, et_figures.energy(out.energies, t), "energy_transformer_energy", PAGE)
-    live(right, et_figures.error(mse, yardstick, t), "energy_transformer_error", PAGE)
+change_picture = player_frames.change_picture  # what the steps changed, magnified (its pictures)
 
 
 def settled(out, mse: np.ndarray, trained: int, start: str = "the decoder's reading of the starting tokens") -> str:
@@ -205,10 +142,6 @@ def why_it_falls(out, spectrum: dict, gamma: float, cfg, t: int) -> None:
     """dE/dt = -(dE/dg)^T M s on the live model (cfg: its configuration): the two parts, the
     rate, and M's eigenvalues on the tokens of the shown step."""
     alpha = cfg.alpha
-    st.header("Why the energy falls")
-    left, right = pair()
-    live(left, et_figures.parts(out.energies_att, out.energies_hn, t), "energy_transformer_parts", PAGE)
-    live(right, et_figures.rate(out.rates, out.energies, alpha, t), "energy_transformer_rate", PAGE)
     text, eq = st.container(), st.container(horizontal=True, wrap=True, gap="large",
                                             key="formulas_energy_transformer_descent")
     eq.latex(explain.LAGRANGIAN)

@@ -1,0 +1,162 @@
+"""The player in the browser (ui/player/browser.py), in Chromium: Step, Run, Reset, Play, Pause
+and the scrubber send nothing to the server and change the shown step at once; Play plays a
+100-step run in at most 12 s at the default speed, at a pace the speed control changes, while
+the server's CPU time stays where it was; the live region is quiet during Play and says where it
+stopped; a change of settings sends the next run and the player starts it at step 0."""
+import re
+
+from tests.support.browser import assert_healthy, goto, shot, wait_idle
+
+PLAYER = ".st-key-{page}_player"
+LONG = "modern?gamma=0.1"  # H, O, X at beta 10, gamma 0.1: 94 steps (tests/app/test_modern_page.py)
+
+# the in-page time from a click to the next painted frame, in ms, for each of `n` Steps
+STEP_MS = """async ([sel, n]) => {
+  const root = document.querySelector(sel + ' .hp-root');
+  const step = root.querySelector('button[data-role=step]');
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const before = root.dataset.step;
+    const t0 = performance.now();
+    step.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    if (root.dataset.step === before) return null;
+    out.push(performance.now() - t0);
+  }
+  return out;
+}"""
+
+
+def cpu_s(pid: int) -> float:
+    """The process's user + system CPU time so far, in seconds (/proc/<pid>/stat)."""
+    import os
+
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def open_player(pg, server: str, address: str) -> str:
+    goto(pg, server, address)
+    page = address.split("?")[0]
+    sel = PLAYER.format(page=page)
+    pg.locator(f"{sel} button[data-role=step]").wait_for()
+    pg.wait_for_function(f"() => document.querySelector('{sel} .hp-root').dataset.charts === 'ready'"
+                         f" && document.querySelectorAll('{sel} .hp-chart .main-svg').length >= 2",
+                         timeout=60_000)
+    return sel
+
+
+def sent_frames(pg) -> list:
+    """Every websocket message the page sends from now on (the server hears nothing else)."""
+    sent: list = []
+    for ws in getattr(pg, "_hp_sockets", []):
+        ws.on("framesent", lambda payload: sent.append(payload))
+    return sent
+
+
+def watch_sockets(pg) -> None:
+    pg._hp_sockets = []
+    pg.on("websocket", lambda ws: pg._hp_sockets.append(ws))
+
+
+def root_attr(pg, sel: str, name: str) -> str:
+    return pg.locator(f"{sel} .hp-root").get_attribute(name)
+
+
+def test_step_run_reset_and_the_scrubber_need_no_server(page, server):
+    watch_sockets(page)
+    sel = open_player(page, server, "classical?T=0.5&steps=40")  # hot: the run goes to 40 steps
+    wait_idle(page)
+    sent = sent_frames(page)
+    ms = page.evaluate(STEP_MS, [sel, 5])
+    assert ms is not None, "Step did not change the step"
+    assert sorted(ms)[2] < 100, ms  # the median Step: shown within 100 ms of the click, in the page
+    assert root_attr(page, sel, "data-step") == "5"
+    assert "step 5 of 40" in page.locator(f"{sel} .hp-count").inner_text()
+    assert page.locator(f"{sel} .hp-heading").inner_text() == "State at step 5"
+    assert page.locator(f"{sel} canvas").get_attribute("aria-label").startswith("State at step 5 of 40")
+    page.locator(f"{sel} button[data-role=run_all]").click()
+    assert root_attr(page, sel, "data-step") == "40"
+    assert page.locator(f"{sel} button[data-role=step]").is_disabled()
+    scrub = page.locator(f"{sel} .hp-scrub")
+    scrub.focus()
+    page.keyboard.press("Home")
+    assert root_attr(page, sel, "data-step") == "0"
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert root_attr(page, sel, "data-step") == "3" and scrub.get_attribute("aria-valuetext") == "step 3 of 40"
+    page.locator(f"{sel} button[data-role=reset]").click()
+    assert root_attr(page, sel, "data-step") == "0"
+    page.wait_for_timeout(500)
+    assert sent == [], f"{len(sent)} messages to the server"
+    assert_healthy(page)
+
+
+def test_play_plays_100_steps_in_12_s_and_the_server_does_nothing(page, server, server_pid):
+    watch_sockets(page)
+    sel = open_player(page, server, LONG)
+    wait_idle(page, settle_ms=1000)
+    T = int(re.search(r"of (\d+)", page.locator(f"{sel} .hp-count").inner_text()).group(1))
+    assert T == 94
+    sent = sent_frames(page)
+    live = page.locator(f"{sel} .hp-live")
+    cpu0 = cpu_s(server_pid)
+    start = page.evaluate("() => performance.now()")
+    page.locator(f"{sel} button[data-role=play]").click()
+    assert live.get_attribute("aria-live") == "off"  # quiet while playing
+    page.wait_for_function(f"() => document.querySelector('{sel} .hp-root').dataset.step === '20'")
+    assert page.locator(f"{sel} .hp-note p").first.inner_text().startswith("Playing the 94 steps")
+    page.wait_for_function(f"() => document.querySelector('{sel} .hp-root').dataset.playing === '0'",
+                           timeout=30_000)
+    took = page.evaluate("() => performance.now()") - start
+    cpu = cpu_s(server_pid) - cpu0
+    assert root_attr(page, sel, "data-step") == str(T)
+    assert took <= 12_000, f"Play took {took:.0f} ms"
+    assert took >= 0.8 * T * 80, f"Play took {took:.0f} ms: faster than its pace"  # 80 ms a step
+    assert sent == [], f"{len(sent)} messages to the server during Play"
+    # the server's CPU time while Play ran: what an idle server spends (its own timers), not a
+    # rerun per frame (one rerun of this page costs it tens of ms; 94 would be seconds)
+    assert cpu < 0.5, f"the server spent {cpu:.2f} s of CPU while Play ran"
+    assert live.get_attribute("aria-live") == "polite"
+    page.wait_for_timeout(300)
+    assert live.inner_text().startswith(f"Step {T} of {T}") and live.inner_text().endswith("Retrieved pattern H.")
+    assert page.locator(f"{sel} .hp-success p").inner_text() == "Retrieved pattern H."
+    shot(page, "player_played")
+
+
+def test_the_speed_control_changes_the_pace(page, server):
+    sel = open_player(page, server, LONG)
+
+    def play_ms(speed: str, steps: int = 12) -> float:
+        page.locator(f"{sel} button[data-role=reset]").click()
+        page.locator(f"{sel} .hp-speed").select_option(label=speed)
+        t0 = page.evaluate("() => performance.now()")
+        page.locator(f"{sel} button[data-role=play]").click()
+        page.wait_for_function(f"() => +document.querySelector('{sel} .hp-root').dataset.step >= {steps}",
+                               timeout=30_000)
+        took = page.evaluate("() => performance.now()") - t0
+        page.locator(f"{sel} button[data-role=pause]").click()
+        assert root_attr(page, sel, "data-playing") == "0"
+        return took
+
+    slow, fast = play_ms("Slow"), play_ms("Fast")
+    # 0.5 x against 2 x the default pace: 4 x where drawing a frame takes less than a fast step
+    # (a busy machine draws a frame in tens of ms, which bounds the fast pace)
+    assert slow / fast > 1.8, (slow, fast)
+
+
+def test_a_change_of_settings_sends_the_next_run_from_step_0(page, server):
+    sel = open_player(page, server, "classical")
+    page.locator(f"{sel} button[data-role=run_all]").click()
+    T = int(re.search(r"of (\d+)", page.locator(f"{sel} .hp-count").inner_text()).group(1))
+    assert root_attr(page, sel, "data-step") == str(T)
+    field = page.locator(".st-key-q_seed input")  # the query's noise seed: a new query, a new run
+    field.fill("3")
+    field.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('{sel} .hp-root').dataset.step === '0'",
+                           timeout=30_000)
+    wait_idle(page)
+    assert root_attr(page, sel, "data-step") == "0" and "q_seed=3" in page.url
+    page.locator(f"{sel} button[data-role=step]").click()
+    assert root_attr(page, sel, "data-step") == "1"
+    assert_healthy(page)

@@ -1,0 +1,65 @@
+"""The player in the browser: a Streamlit components v2 component (JavaScript in the page, no
+iframe, no shadow root) that gets a run's frames once (ui/player/frames.py) and then steps,
+plays and scrubs through them with no message to the server.
+
+The server's part per student is what the student changes: a page open or a change of settings
+computes (or finds in the shared cache) the run and its payload, and sends it. A rerun that does
+not change the run sends the same bytes, which Streamlit's message cache turns into a reference
+to the copy the browser holds; the component keeps its step and its Play across such reruns, and
+goes back to the run's start when the run changes.
+
+The keyboard keys are those of ui/player/keyboard.py; the help beside the buttons says them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import streamlit as st
+
+from . import frames, keyboard, plotly_static
+
+HERE = Path(__file__).parent
+SPEEDS = ((0.5, "Slow"), (1, "Normal"), (2, "Fast"), (4, "Fastest"))  # times the default pace
+
+TAB_ORDER = ("Tab goes through Reset, Step, Run, Play, the speed, this Keyboard help and the step "
+             "slider, in that order (a button that is off is skipped); Enter or Space presses the "
+             "focused button, the arrow keys move the slider.")
+
+
+def help_lines() -> list[str]:
+    """The Keyboard help, as plain lines."""
+    keys = [f"{keyboard.SHORTCUTS[button]}: {what}" for button, what in keyboard.DOES.items()]
+    return [TAB_ORDER, "Keys: " + "; ".join(keys) + ".", keyboard.IN_FIELDS, keyboard.AT_THE_END]
+
+
+def _js() -> str:
+    js = (HERE / "browser_player.js").read_text(encoding="utf-8")
+    return (js.replace("__PLOTLY__", plotly_static.URL)
+              .replace("__HELP__", json.dumps(help_lines()))
+              .replace("__KEYS__", json.dumps(keyboard.SHORTCUTS))
+              .replace("__SPEEDS__", json.dumps([list(s) for s in SPEEDS])))
+
+
+plotly_static.ensure()
+_PLAYER = st.components.v2.component(
+    "hopfield_player", html='<div class="hp-root"></div>',
+    css=(HERE / "browser_player.css").read_text(encoding="utf-8"), js=_js(), isolate_styles=False)
+
+
+def show(page: str, data: bytes, name: str = "player") -> None:
+    """The player of `page` with a run's payload (frames.encoded(frames.payload(...))); a
+    follower of it (frames.follower) under another `name`."""
+    _PLAYER(data=data, key=f"{page}_{name}", width="stretch")
+
+
+def key(page: str) -> str:
+    """The component's element key (its container's class: st-key-<key>)."""
+    return f"{page}_player"
+
+
+def decoded(data: bytes) -> dict:
+    """The payload that `data` carries (what the browser parses)."""
+    return json.loads(data.decode("utf-8"))
+
+
+__all__ = ["show", "key", "decoded", "frames", "SPEEDS"]
