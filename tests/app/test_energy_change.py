@@ -1,4 +1,4 @@
-"""The energy metric's change per step (ui.player.dynamics_view.energy_change, shared by the classical,
+"""The energy metric's change per step (ui.player.dynamics_frames.energy_change, shared by the classical,
 dense and modern pages): rounding noise reads "no change", a real change, however small, is
 shown. "Real" is decided against an exact computation of the change, not the helper."""
 import numpy as np
@@ -8,7 +8,7 @@ from hopfield_core import ModernHopfield
 from tests.support.apptest import open_app
 from tests.support.player import at_step
 from tests.support.samples import HOX, OQX, TOL, patterns, query
-from ui.player.dynamics_view import (
+from ui.player.dynamics_frames import (
     NO_CHANGE,
     ROUNDING_ULPS,
     energy_change,

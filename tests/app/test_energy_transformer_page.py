@@ -19,7 +19,7 @@ from hopfield_core.presets import preset_image
 from tests.support.apptest import open_app
 from tests.support.badfiles import encode, photo
 from tests.support.player import at_step, payload, players
-from ui.pages.energy_transformer import metrics, sections
+from ui.pages.energy_transformer import metrics, player_frames, sections
 from ui.pages.energy_transformer.settings import GRID, PATCH, SIZE
 from ui.player import frames
 
@@ -438,13 +438,13 @@ def test_the_change_picture_magnifies_what_the_steps_did_and_stays_in_range():
     frame = start.copy()
     frame[0, 0, 0] += 0.03  # a change of 0.03 shows at x10 (0.3 from grey), not x20 (0.6)
     frame[1, 1, 1] -= 0.01
-    pic, gain = sections.change_picture(frame, start)
+    pic, gain = player_frames.change_picture(frame, start)
     assert gain == 10
     assert pic[0, 0, 0] == pytest.approx(0.8) and pic[1, 1, 1] == pytest.approx(0.4)
     assert pic[2, 2, 2] == 0.5 and pic.min() >= 0 and pic.max() <= 1
-    still, gain = sections.change_picture(start, start)
+    still, gain = player_frames.change_picture(start, start)
     assert gain == 1000 and np.all(still == 0.5)  # nothing changed: all grey
-    big, gain = sections.change_picture(np.ones((2, 2, 3)), np.zeros((2, 2, 3)))
+    big, gain = player_frames.change_picture(np.ones((2, 2, 3)), np.zeros((2, 2, 3)))
     assert gain == 1 and big.max() == 1  # a change larger than half the range is clipped at x1
 
 
@@ -455,7 +455,7 @@ def test_a_model_that_refines_its_start_shows_the_change_since_step_0(et):
         # the caption is the same at every step (Play moves nothing)
         caption = payload(at, PAGE)["panels"]["change"]["caption"]
         img, mask, ref = default_run(et)
-        gain = sections.change_picture(ref.image, ref.frames[0])[1]
+        gain = player_frames.change_picture(ref.image, ref.frames[0])[1]
         assert f"Change x{gain}" in picture_titles(at, "end")
         assert "magnified as its title says" in caption
     else:

@@ -411,6 +411,6 @@ def test_the_pull_of_the_longest_key_is_said_and_shown():
 @pytest.mark.parametrize("n, said", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"),
                                      (12, "12th"), (13, "13th"), (21, "21st"), (22, "22nd")])
 def test_ordinals_are_english(n, said):
-    from ui.pages.transformer_heads import head
+    from ui.serving.text import ordinal
 
-    assert head.ordinal(n) == said
+    assert ordinal(n) == said

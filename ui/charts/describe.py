@@ -13,7 +13,8 @@ overlap equals the best to within TIE are named together ("equally close to"), n
 them picked silently.
 
 For other pages, the pattern is: build the sentence from the numbers the figure shows, in a
-pure function here, test it against the maths, and show it with ui.player.live_charts.live_text.
+pure function here, test it against the maths, and show it in the browser player's live
+region (ui.player.frames.live).
 """
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ def movement(states: np.ndarray, t: int, binary: bool) -> str:
 def energy_phrase(value: float, change: str | None, label: str = "Energy",
                   no_change: str = "no change") -> str:
     """"energy -80.1, down by 4.5", from the energy metric's value and its change string
-    (ui.player.dynamics_view.energy_change: None at step 0, `no_change` within rounding, else the
+    (ui.player.dynamics_frames.energy_change: None at step 0, `no_change` within rounding, else the
     change to 3 significant digits)."""
     what = label[0].lower() + label[1:]
     if change is None:
@@ -110,7 +111,7 @@ def step_sentence(t: int, T: int, states: np.ndarray, energies: np.ndarray, m: n
     what moved since step t-1, the nearest stored pattern; at the last step the page's verdict
     (`verdict`, e.g. "Retrieved pattern H.", which says whether the run converged). Before the
     end nothing more: "Step t of T" says the run goes on, and the page's hint box (itself a
-    status region) says to keep stepping. `change` is ui.player.dynamics_view.energy_change(energies,
+    status region) says to keep stepping. `change` is ui.player.dynamics_frames.energy_change(energies,
     t, dtype)."""
     head = f"Step {t} of {T}" + (", the query" if t == 0 else "")
     parts = [energy_phrase(float(energies[t]), change, label)]

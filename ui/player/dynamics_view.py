@@ -14,7 +14,6 @@ from ui.settings.modes import presenter, projector
 from ui.store.patterns import PatternSet
 
 from . import browser, downloads, dynamics_frames, player_cache
-from .dynamics_frames import NO_CHANGE, ROUNDING_ULPS, energy_change, rounding_tolerance  # noqa: F401
 
 # the Streamlit box a verdict is shown in outside the player (the side-by-side and sweep views)
 VERDICT_STYLE = {kind: getattr(st, box) for kind, box in dynamics_frames.VERDICT_KIND.items()}

@@ -24,6 +24,8 @@ import json
 import numpy as np
 import plotly.io as pio
 
+from ui.serving.text import ordinal
+
 CONTROLS = "controls"  # the layout's name for the player's buttons, count, speed and scrubber
 TONES = ("good", "bad", "off")  # a metric's change: green (a fall of what should fall), red, grey
 KINDS = ("info", "success", "warning", "error")  # a note's box, as st.info .. st.error
@@ -191,13 +193,6 @@ def frame_steps(T: int, most: int = MOST_FRAMES) -> list[int]:
         return list(range(T + 1))
     k = -(-T // (most - 1))
     return sorted(set(range(0, T + 1, k)) | {T})
-
-
-def ordinal(k: int) -> str:
-    """2nd, 3rd, 4th, 11th, 21st ..."""
-    if 10 <= k % 100 <= 20:
-        return f"{k}th"
-    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def pace_ms(frames: int) -> int:

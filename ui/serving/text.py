@@ -81,3 +81,9 @@ def safe_name(filename: str, fallback: str = "upload") -> str:
     kept = "".join(ch for ch in stem if ch.isalnum() or ch in _NAME_PUNCTUATION)
     kept = re.sub(r"\s+", " ", _inner_underscores(kept)).strip(" .-")[:MAX_NAME].strip(" .-_")
     return unlinked(kept) or fallback
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"

@@ -7,7 +7,7 @@ import pytest
 
 from hopfield_core import ClassicalHopfield, ModernHopfield, analysis
 from ui.charts import describe
-from ui.player.dynamics_view import NO_CHANGE, energy_change
+from ui.player.dynamics_frames import NO_CHANGE, energy_change
 
 NAMES = ["H", "O", "X", "A"]
 

@@ -8,6 +8,7 @@ import pytest
 
 from ui.charts import figures
 from ui.player import frames
+from ui.serving.text import ordinal
 
 
 def as_json(fig) -> dict:
@@ -92,7 +93,7 @@ def test_long_runs_are_thinned_to_every_kth_step_and_the_last():
     p = frames.payload("pg", "r", 743, {"d": frames.live([str(s) for s in odd])}, [], steps=odd)
     assert p["steps"] == odd and p["last"] == len(odd) - 1 
     assert "every 3rd step and the last (249 of the 744 steps)" in p["note"]
-    assert [frames.ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 111)] == [
+    assert [ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "111th"]
     with pytest.raises(ValueError):
         frames.payload("pg", "r", 743, {"d": frames.live(["x"] * len(odd))}, [], steps=odd[:-1] + [742])

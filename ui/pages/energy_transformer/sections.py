@@ -112,9 +112,6 @@ def error_curve(frames: np.ndarray, image: np.ndarray, mask: np.ndarray, p: int)
     return np.array([masked_patch_mse(f, image, mask, p) for f in frames])
 
 
-change_picture = player_frames.change_picture  # what the steps changed, magnified (its pictures)
-
-
 def settled(out, mse: np.ndarray, trained: int, start: str = "the decoder's reading of the starting tokens") -> str:
     """Sentences on how far the run has settled (the last step's largest pixel change) and,
     past the model's trained number of steps, whether the picture held or got worse."""

@@ -13,7 +13,7 @@ from ui.charts import chart_numbers
 from ui.charts.figures import energy_curve
 from ui.player import play
 from ui.player.live_charts import live, live_text
-from ui.serving.text import quoted
+from ui.serving.text import ordinal, quoted
 from ui.settings.layer import publish
 from ui.store import shared_settings
 
@@ -60,12 +60,6 @@ def linked_step(run_key: str, T: int) -> None:
 # (two lines: a phone's width, as the landscape page writes the same energy)
 ENERGY_LATEX = (r"\begin{aligned} E(\xi) = &-\frac1\beta \log\sum_{j=1}^{N} e^{\beta\, k_j^\top\xi}"
                 r" \\ &+ \tfrac12\,\xi^\top\xi + \frac1\beta\log N + \tfrac12 M^2 \end{aligned}")
-
-
-def ordinal(n: int) -> str:
-    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
-    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{end}"
 
 
 def landing_words(inp: Input, layer: int, head: int, token: int) -> str:
