@@ -11,19 +11,12 @@ the whole width on a narrow screen. ui.shell.page_style.apply sends it with the 
   never one to a row (a phone shows two 32 x 32 pictures side by side, 170 px each).
 * Rows keyed `*_pair_first`: where the main area is under 700 px wide, the first two columns
   share a row (two short controls side by side), the others take a row each.
-* A dynamics page's state picture (keyed `*_pic_state`) at most STATE_PX wide where the main
-  area is under 700 px wide: on a phone the energy curve under it then ends within two screens.
-* Pictures keyed `*_pic_*` keep their pixels crisp when enlarged.
-* A row keyed `*_stage` (presenter mode: the player beside the input and the result, three
-  columns, so all three fit on a 1024 x 768 projector's first screen) puts the player on a
-  row of its own above two pictures half the width each where the main area is 1500 px wide
-  or more (a 1920 px projector: each picture 40 % of the screen or more).
 """
 from __future__ import annotations
 
 NARROW_PX = 700        # under this main-area width, a figure's row stacks
-WIDE_PX = 1500         # from this main-area width, a stage's player goes above its pictures
-STATE_PX = 240         # under NARROW_PX, a dynamics page's state picture (keyed *_pic_state)
+# (the browser player's own layouts: its pictures, the state picture's width, the ET's stage in
+# presenter mode, are in ui/player/browser_player.css, at the same widths)
 
 RESPONSIVE_CSS = f"""
 <style>
@@ -43,15 +36,6 @@ RESPONSIVE_CSS = f"""
     {{ flex: 1 1 100% !important; min-width: 100% !important; }}
   [class*="_pair_first"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]:nth-child(-n+2)
     {{ flex: 1 1 calc(50% - 0.5rem) !important; min-width: calc(50% - 0.5rem) !important; }}
-  [class*="_pic_state"] img {{ max-width: min(100%, {STATE_PX}px) !important; }}
-}}
-[class*="_pic_"] img {{ image-rendering: pixelated; }}
-@container (min-width: {WIDE_PX}px) {{
-  [class*="_stage"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap !important; }}
-  [class*="_stage"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]
-    {{ flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }}
-  [class*="_stage"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]:first-child
-    {{ flex: 1 1 100% !important; min-width: 100% !important; }}
 }}
 </style>
 """
