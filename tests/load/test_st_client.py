@@ -50,6 +50,18 @@ def test_open_a_link_read_the_players_run_and_change_a_setting(client):
     assert "mode=sync" in client.query_string and client.player("classical")["run"]
 
 
+def test_a_rerun_that_keeps_the_run_sends_its_frames_as_a_reference(client):
+    """docs/classroom.md: the player's frames go to the browser once a run; a rerun that does
+    not change the run sends the same bytes, which Streamlit's message cache sends as a
+    reference to the browser's copy."""
+    client.open("modern", "gamma=0.3")
+    assert client.player("modern")["T"] > 10
+    before = len(client.refs)
+    client.set_value("modern_view", "bound")  # another section below the player: the same run
+    assert "modern_player" in client.refs[before:], client.refs[before:]
+    assert client.player("modern")["T"] > 10
+
+
 def test_set_values_and_upload_a_png(client):
     client.open("classical", "")
     before = _store_count(client)

@@ -94,6 +94,15 @@ class Element:
         return getattr(self.proto, TEXT_KINDS.get(self.kind, "label"), "")
 
 
+def _key_of(msg: ForwardMsg) -> str | None:
+    """The user key of the element a delta message draws (None for anything else)."""
+    if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+        return None
+    el = msg.delta.new_element
+    kind = el.WhichOneof("type")
+    return Element((), kind, getattr(el, kind)).key if kind else None
+
+
 @dataclass
 class Run:
     action: str
@@ -118,6 +127,7 @@ class StClient:
         self.closed: str | None = None      # why the server closed the socket
         self._values: dict[str, WidgetState] = {}   # widget id -> state the "browser" holds
         self._cache: dict[str, ForwardMsg] = {}     # message hash -> cacheable ForwardMsg
+        self.refs: list = []                         # the element keys the server sent as references to our cache
         self._pending: tuple | None = None          # an action sent with wait=False
         self.finishes: list[str] = []               # script_finished statuses, see settle()
         self.starts = 0                             # runs the server started (new_session)
@@ -379,6 +389,7 @@ class StClient:
             full.CopyFrom(cached)
             full.metadata.CopyFrom(msg.metadata)
             msg, kind = full, full.WhichOneof("type")
+            self.refs.append(_key_of(full))  # sent as a reference to a message we hold
         elif msg.metadata.cacheable:
             self._cache[msg.hash] = msg
         if kind == "new_session":
