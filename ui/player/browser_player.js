@@ -329,7 +329,7 @@ function init(root) {
     for (const panel of Object.values(S.panels)) panel.draw(S.t, S);
     root.dataset.step = String(step);
     root.dataset.frame = String(S.t);
-    if (!S.p.follow) tell(S.p.page, { run: S.p.run, frame: S.t, playing: S.playing });
+    tell(S.p.page, { run: S.p.run, frame: S.t, playing: S.playing });  // to its followers
     root.dataset.playing = S.playing ? "1" : "0";
     // Step and Run turn off at the end: the focus goes to Reset, not to the page
     if (focused && focused.disabled) B.reset.focus();
