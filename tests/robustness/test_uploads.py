@@ -4,6 +4,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.support.apptest import APP, TIMEOUT
 from tests.support.badfiles import BAD, bad_uploads, encode, photo
+from tests.support.player import payload
 
 
 def store_header(at) -> str:
@@ -19,7 +20,7 @@ def at():
 
 @pytest.mark.parametrize("name, data, message", bad_uploads(), ids=[c[0] for c in bad_uploads()])
 def test_each_bad_upload_is_explained_and_nothing_is_lost(at, name, data, message):
-    before = at.metric[0].value
+    before = payload(at, "classical")["panels"]["energy_metric"]["value"]
     at.file_uploader(key="uploader").set_value((name, data, "image/png")).run()
     assert not at.exception
     errors = [e.value for e in at.sidebar.error]
@@ -27,7 +28,7 @@ def test_each_bad_upload_is_explained_and_nothing_is_lost(at, name, data, messag
     import re
     assert re.search(message, errors[0])
     assert store_header(at) == "Pattern store (3/40)"
-    assert at.metric[0].value == before  # the page still runs on the stored patterns
+    assert payload(at, "classical")["panels"]["energy_metric"]["value"] == before  # the page still runs on the stored patterns
 
 
 def test_good_and_bad_files_together(at):
