@@ -52,14 +52,4 @@ def show(page: str, data: bytes, name: str = "player") -> None:
     _PLAYER(data=data, key=f"{page}_{name}", width="stretch")
 
 
-def key(page: str) -> str:
-    """The component's element key (its container's class: st-key-<key>)."""
-    return f"{page}_player"
-
-
-def decoded(data: bytes) -> dict:
-    """The payload that `data` carries (what the browser parses)."""
-    return json.loads(data.decode("utf-8"))
-
-
-__all__ = ["show", "key", "decoded", "frames", "SPEEDS"]
+__all__ = ["show", "frames", "SPEEDS"]
