@@ -132,6 +132,9 @@ def test_draw_a_pattern_with_the_arrow_keys_and_space_and_store_it(page, server)
     open_classical(page, server)
     page.locator(".st-key-classical_editor summary").click()
     wait_idle(page)
+    # the grid is a component whose script loads on its own: wait for its first cell (a busy
+    # machine draws it after the rerun is over, and a Tab before that lands past it)
+    page.locator('[role="grid"][aria-label^="Drawing"] [role="gridcell"]').first.wait_for()
     page.locator(".st-key-classical_editor summary").focus()
     page.keyboard.press("Tab")  # the drawing grid is the first stop in the editor
     role, label = page.evaluate(DEEP_ACTIVE_LABEL)
