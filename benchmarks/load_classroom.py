@@ -2,15 +2,18 @@
 
     python benchmarks/load_classroom.py [--sessions 1,10,30] [--chromium 2] [--port P]
         [--app-dir DIR] [--warm | --fresh] [--server-args "--server.fileWatcherType none"]
-        [--processes K] [--think S] [--timeout 1200] [--json OUT]
+        [--processes K] [--think S] [--players N] [--timeout 1200] [--json OUT]
 
 Starts `streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port P`
 in the app dir (the repo by default; its .streamlit/config.toml applies as is, and
 --server-args adds flags), waits for /_stcore/health, then for each ramp starts that many
-students (tests/support/student.py, arrivals spread over --spread seconds), a probe that clicks
-Step every 0.5 s (its largest latency is the longest stall), and --chromium real Chromium
-sessions (Playwright, /usr/bin/chromium). Per ramp: sessions completed / failed and the first
-failure texts; p50 / p95 / p99 of Step, page open, ET completion and page switch; the
+students (tests/support/student.py, arrivals spread over --spread seconds), a probe that changes
+a setting every 0.5 s (its largest latency is the longest stall), --players students who open
+the Energy Transformer page at 100 steps and press Play (their browser plays and sends the server
+nothing; they stay connected through the ramp), and --chromium real Chromium sessions
+(Playwright, /usr/bin/chromium) that step in the browser player and open the ET page. Per ramp:
+sessions completed / failed and the first failure texts; p50 / p95 / p99 of a settings change,
+page open, ET completion and page switch; the
 probe's longest stall; the server's CPU (% of one core, children included) and peak RSS;
 its RSS 30 s (--after) after everyone left beside its idle RSS before the ramp; the CPU the load
 generator and everything else on the machine used (a disturbed run shows there). Streamlit keeps
@@ -64,9 +67,9 @@ from tests.support import chromium  # noqa: E402
 from tests.support import server as support_server  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 from tests.support.st_client import StClient  # noqa: E402
-from tests.support.student import CLASS_LINK, Record, probe, student  # noqa: E402
+from tests.support.student import CLASS_LINK, Record, player, probe, student  # noqa: E402
 
-KINDS = ("step", "open", "et", "switch")
+KINDS = ("settings", "open", "et", "switch")
 SETTLE_S = 30
 SESSION_TTL_S = 120  # Streamlit's server.disconnectedSessionTTL: a closed tab's session is kept
 
@@ -243,7 +246,8 @@ _seed = iter(range(1, 10_001))  # ET mask seeds: unique per student over the who
 
 
 def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: float,
-             action_timeout: float, after: tuple[float, ...] = (SETTLE_S,), think: float = 0.0) -> dict:
+             action_timeout: float, after: tuple[float, ...] = (SETTLE_S,), think: float = 0.0,
+             n_players: int = 0) -> dict:
     results: list[Record] = []  # each session appends its record when it starts
 
     rss_before = server.rss()
@@ -258,6 +262,12 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
     probe_thread = threading.Thread(target=probe, daemon=True, args=(
         server.url, stop_probe, deadline, 0.5, action_timeout, probe_rec))
     probe_thread.start()
+    # students who opened the ET page and pressed Play: their browsers play, the server hears nothing
+    playing: list[Record] = []
+    player_threads = [threading.Thread(target=player, daemon=True, args=(
+        server.url, i, stop_probe, deadline, action_timeout, playing)) for i in range(n_players)]
+    for th in player_threads:
+        th.start()
     threads = [threading.Thread(target=chromium_session, args=(server.url, i, deadline, results),
                                 daemon=True) for i in range(n_chromium)]
     for t in threads:
@@ -273,6 +283,8 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
         th.join(max(0.0, deadline - time.monotonic()))
     stop_probe.set()
     probe_thread.join(max(1.0, min(action_timeout, deadline - time.monotonic())))
+    for th in player_threads:
+        th.join(max(1.0, min(action_timeout, deadline - time.monotonic())))
     elapsed = time.monotonic() - t0
     cpu = server.cpu_seconds() - cpu0
     me_cpu = sum(me.cpu_times()[:4]) - me0
@@ -282,7 +294,7 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
     mon.halt.set()
     mon.join()
     unfinished = sum(th.is_alive() for th in threads)
-    for r in results + probe_rec:
+    for r in results + probe_rec + playing:
         if not r.ended:  # still in an action at the global time-out: partial latencies kept
             r.completed = False
             r.failures.append("unfinished at the global time-out")
@@ -302,10 +314,12 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
     lat = {k: [x for r in students for x in r.latencies.get(k, [])] for k in
            KINDS + ("reset", "other", "connect")}
     pr = probe_rec[0] if probe_rec else Record("probe", failures=["probe did not finish"])
-    failures = [f"{r.name}: {f}" for r in students + browsers + [pr] for f in r.failures]
+    failures = [f"{r.name}: {f}" for r in students + browsers + [pr] + playing for f in r.failures]
     routing = server.routing(log_at) if isinstance(server, Launcher) else None
     return {
-        "sessions": n, "elapsed_s": elapsed, "unfinished_threads": unfinished,
+        "sessions": n, "players": n_players, "elapsed_s": elapsed,
+        "player_open_s": [x for r in playing for x in r.latencies.get("open", [])],
+        "players_completed": sum(r.completed for r in playing), "unfinished_threads": unfinished,
         "routing": routing,
         "completed": sum(r.completed for r in students), "failed": sum(not r.completed for r in students),
         "failures": failures,
@@ -313,8 +327,8 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
         "chromium": {"completed": sum(r.completed for r in browsers), "failed": sum(not r.completed for r in browsers),
                      "latencies_s": {k: [x for r in browsers for x in r.latencies.get(k, [])]
                                      for k in ("open", "step", "reset", "et")}},
-        "probe": {"clicks": len(pr.latencies.get("step", [])), "latencies_s": pr.latencies.get("step", []),
-                  "longest_stall_s": max(pr.latencies.get("step", [0.0]))},
+        "probe": {"clicks": len(pr.latencies.get("settings", [])), "latencies_s": pr.latencies.get("settings", []),
+                  "longest_stall_s": max(pr.latencies.get("settings", [0.0]))},
         "server_cpu_pct": 100 * cpu / elapsed, "loadgen_cpu_pct": 100 * me_cpu / elapsed,
         "other_cpu_pct": 100 * max(0.0, machine_busy - cpu - me_cpu) / elapsed,
         "rss_before_mb": rss_before / 2**20, "rss_peak_mb": mon.peak / 2**20,
@@ -353,17 +367,21 @@ def table(ramps: list[dict], label: str) -> str:
     def row(name, f):
         return f"| {name} | " + " | ".join(f(r) for r in ramps) + " |"
 
-    lines = [f"### {label}", "", "| | " + " | ".join(f"{r['sessions']} students" for r in ramps) + " |",
+    lines = [f"### {label}", "", "| | " + " | ".join(f"{r['sessions']} students" + (
+                 f" + {r['players']} playing" if r.get("players") else "") for r in ramps) + " |",
              "|---" * (len(ramps) + 1) + "|",
              row("students completed / failed", lambda r: f"{r['completed']} / {r['failed']}"),
              row("Chromium completed / failed", lambda r: f"{r['chromium']['completed']} / {r['chromium']['failed']}")]
-    for kind, name in (("step", "Step"), ("open", "page open"), ("et", "ET completion"),
+    for kind, name in (("settings", "settings change"), ("open", "page open"), ("et", "ET completion"),
                        ("switch", "page switch")):
         lines.append(row(f"{name} p50 / p95 / p99 (ms)", lambda r, k=kind: "{:.0f} / {:.0f} / {:.0f}".format(
             *(pct(r["latencies_s"][k], q) for q in (50, 95, 99))) + f" (n={len(r['latencies_s'][k])})"))
     lines += [
         row("Chromium step / ET p50 (ms)", lambda r: "{:.0f} / {:.0f}".format(
             pct(r["chromium"]["latencies_s"]["step"], 50), pct(r["chromium"]["latencies_s"]["et"], 50))),
+        row("playing students: opened / ET page open p50 / p95 (ms)", lambda r: "{} of {} / {:.0f} / {:.0f}".format(
+            r.get("players_completed", 0), r.get("players", 0), pct(r.get("player_open_s", []), 50),
+            pct(r.get("player_open_s", []), 95))),
         row("probe longest stall (ms)", lambda r: f"{r['probe']['longest_stall_s'] * 1000:.0f} ({r['probe']['clicks']} clicks)"),
         row("ramp wall time (s)", lambda r: f"{r['elapsed_s']:.0f}"),
         row("server CPU, % of one core", lambda r: f"{r['server_cpu_pct']:.0f}"),
@@ -405,6 +423,9 @@ def main(argv=None) -> int:
     ap.add_argument("--spread", type=float, default=5.0, help="arrivals spread over this many s")
     ap.add_argument("--timeout", type=float, default=1200, help="global time-out in s")
     ap.add_argument("--action-timeout", type=float, default=90, help="one action's time-out in s")
+    ap.add_argument("--players", type=int, default=0,
+                    help="students per ramp who open the ET page at 100 steps and press Play (their "
+                         "browser plays; they stay connected until the ramp's students are done)")
     ap.add_argument("--json", type=Path, help="write the raw numbers here")
     args = ap.parse_args(argv)
     ramps_n = [int(x) for x in args.sessions.split(",") if x.strip()]
@@ -431,7 +452,7 @@ def main(argv=None) -> int:
                     time.sleep(3)
             print(f"ramp: {n} students, {args.chromium} Chromium ...", flush=True)
             ramps.append(run_ramp(server, n, args.chromium, args.spread, deadline, args.action_timeout,
-                                  tuple(float(x) for x in args.after.split(",")), args.think))
+                                  tuple(float(x) for x in args.after.split(",")), args.think, args.players))
             print(table(ramps[-1:], f"ramp {n}"), flush=True)
             if time.monotonic() > deadline:
                 print("global time-out reached: stopping", flush=True)

@@ -7,23 +7,40 @@ import numpy as np
 import pytest
 
 from hopfield_core import ebm, ebm_data
+from tests.support import player
 from tests.support.apptest import array, open_app, open_tab
-from ui.pages.learning import cache, explain
+from ui.pages.learning import cache, explain, figures, sections
 from ui.pages.learning.settings import FRAMES
 
 PAGE = "learning"
 
 
-def spec(at, i):
-    return json.loads(at.get("plotly_chart")[i].proto.spec)
+def plane(at, t=0) -> dict:
+    """The plane the player shows at frame t."""
+    return player.at_step(at, PAGE, t).figure("plane")
 
 
 def trace(fig, name):
     return next(t for t in fig["data"] if t.get("name") == name)
 
 
-def metric(at, label):
+def metric(at, panel, t=0):
+    """(value, change line, tone) of the player's metric `panel` at frame t."""
+    return player.at_step(at, PAGE, t).metric(panel)
+
+
+def st_metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
+
+
+def grid_axis():
+    return np.linspace(-4, 4, figures.GRID)
+
+
+def on_grid(X, beta, f):
+    g = grid_axis()
+    U, V = np.meshgrid(g, g)
+    return f(X, np.c_[U.ravel(), V.ravel()], beta)
 
 
 def expected_run(name="clusters", n=300, seed=0, N=6, beta=2.0, lr=0.05, per_frame=5):
@@ -36,70 +53,98 @@ def expected_run(name="clusters", n=300, seed=0, N=6, beta=2.0, lr=0.05, per_fra
 
 def test_the_default_view_is_the_cores_training_run():
     at = open_app(PAGE)
-    assert not at.warning and len(at.get("plotly_chart")) == 3
+    assert not at.warning and player.players(at) == [PAGE]
     train, held, t = expected_run()
-    assert metric(at, "Training NLL") == f"{t.history[0]:.4f}"
-    assert metric(at, "Held-out NLL") == f"{t.held[0]:.4f}"
-    fig = spec(at, 0)
+    assert player.steps(at, PAGE) == FRAMES
+    assert metric(at, "nll_train")[0] == f"{t.history[0]:.4f}"
+    assert metric(at, "nll_held")[0] == f"{t.held[0]:.4f}"
+    fig = plane(at)
     np.testing.assert_allclose(array(trace(fig, "patterns x_μ")["x"]), t.path[0][:, 0])
     np.testing.assert_allclose(array(trace(fig, "training data")["y"]), train[:, 1])
-    curves = spec(at, 1)
+    curves = player.at_step(at, PAGE, 0).figure("curves")
     np.testing.assert_allclose(array(trace(curves, "held out")["y"]), np.array(t.held)[::5])
-    # the background is log p of the current patterns on the grid
+    # the background is log p of the current patterns on the grid (single precision: the
+    # player's payload sends it as 4-byte floats)
     contour = fig["data"][0]
-    g = np.linspace(-4, 4, 81)
-    U, V = np.meshgrid(g, g)
-    np.testing.assert_allclose(array(contour["x"]), g)
-    np.testing.assert_allclose(array(contour["z"]).ravel(),
-                               ebm.log_density(t.path[0], np.c_[U.ravel(), V.ravel()], 2.0))
+    np.testing.assert_allclose(array(contour["x"]), grid_axis())
+    np.testing.assert_allclose(array(contour["z"]).ravel(), on_grid(t.path[0], 2.0, ebm.log_density), rtol=1e-6)
+    # the draws from the model at frame 0 are the core's (seeded by the page's seed and the frame)
+    drawn, _ = ebm.sample(t.path[0], 2.0, 225, rng=[0, 0])
+    np.testing.assert_allclose(array(trace(player.at_step(at, PAGE, 0).figure("samples"), "samples from p")["x"]),
+                               drawn[:, 0], rtol=1e-6)
 
 
-def test_step_run_reset_walk_the_training():
+def test_the_player_walks_the_training():
     at = open_app(PAGE)
     _, _, t = expected_run()
-    at.button(key="learning_step").click().run()
-    assert "step 1 of 60" in " ".join(m.value for m in at.markdown)
-    assert metric(at, "Training NLL") == f"{t.history[5]:.4f}"
-    np.testing.assert_allclose(array(trace(spec(at, 0), "patterns x_μ")["y"]), t.path[5][:, 1])
-    at.button(key="learning_run_all").click().run()
-    assert metric(at, "Held-out NLL") == f"{t.held[-1]:.4f}"
+    one = player.at_step(at, PAGE, 1)
+    assert one.metric("nll_train")[0] == f"{t.history[5]:.4f}"
+    np.testing.assert_allclose(array(trace(one.figure("plane"), "patterns x_μ")["y"]), t.path[5][:, 1])
+    assert one.figure("plane")["layout"]["title"]["text"] == "After 5 Adam steps, β\u00a0=\u00a02"
+    assert one.sentence() == (f"Step 1 of 60, after 5 Adam steps: training NLL {t.history[5]:.4f}, "
+                              f"held-out NLL {t.held[5]:.4f}.")
+    end = player.at_step(at, PAGE, "end")
+    assert end.metric("nll_held")[0] == f"{t.held[-1]:.4f}"
     assert t.held[-1] < t.held[0] - 2  # what the player shows: held-out NLL falls
-    delta = next(m.delta for m in at.metric if m.label == "Training NLL")
-    assert delta == f"{t.history[-1] - t.history[0]:.3f} since step 0"
-    at.button(key="learning_reset").click().run()
-    assert metric(at, "Training NLL") == f"{t.history[0]:.4f}"
+    assert end.metric("nll_train") == (f"{t.history[-1]:.4f}", f"{t.history[-1] - t.history[0]:.3f} since step 0",
+                                       "good")
+    # the curves' cursor is at the frame's Adam step
+    assert end.figure("curves")["layout"]["shapes"][0]["x0"] == 300
     # at step 0 a grey line in the delta's place: the metric keeps its height when Play starts
-    assert [m.delta for m in at.metric if "NLL" in m.label] == ["step 0: the start"] * 2
+    assert [metric(at, m)[1:] for m in ("nll_train", "nll_held")] == [("step 0: the start", "off")] * 2
+    # the numbers of every step, for a table and a CSV
+    assert "learning_numbers" in [e.key for e in at.expander if e.key] or any(
+        "Show the numbers" in e.label for e in at.expander)
 
 
 def test_the_energy_background_is_the_cores_energy():
     at = open_app(PAGE, query={"contour": "energy", "beta": "8"})
-    z = array(spec(at, 0)["data"][0]["z"])
-    g = np.linspace(-4, 4, 81)
-    U, V = np.meshgrid(g, g)
+    z = array(plane(at)["data"][0]["z"])
     X = ebm_data.initial_patterns(6, 2, 0)
-    np.testing.assert_allclose(z.ravel(), ebm.energy(X, np.c_[U.ravel(), V.ravel()], 8.0))
+    np.testing.assert_allclose(z.ravel(), on_grid(X, 8.0, ebm.energy), rtol=1e-6)
 
 
 def test_my_points_are_added_by_clicks_and_removed():
+    """A click on the player's plane is a one-time event of the browser player (browser.picked),
+    which its callback keeps for the script: set here as the callback sets it."""
     at = open_app(PAGE, query={"data": "mine", "pts": "1,1;2,2;-1,0.5", "N": "2"})
     assert not at.warning
-    fig = spec(at, 0)
+    fig, p = plane(at), player.payload(at, PAGE)
     assert fig["layout"]["clickmode"] == "event+select"
-    at.session_state["learning_plane_chart"] = {"selection": {"points": [{"x": -2.5, "y": 3.0}]}}
+    assert p["panels"]["plane"]["pick"] == figures.PICK  # the squares' trace: the one a click reads
+    assert len(array(trace(fig, figures.PICK)["x"])) == figures.CLICK ** 2
+    at.session_state[sections.PICKED] = {"x": -2.5, "y": 3.0, "id": "1"}
     at.run()
     assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
-    fig = spec(at, 0)
+    fig = plane(at)
     xs = np.r_[array(trace(fig, "training data")["x"]), array(trace(fig, "held out")["x"])]
     assert sorted(xs) == [-2.5, -1.0, 1.0, 2.0]  # the clicked point is data now
-    at.run()  # the same pick again adds nothing
+    assert player.payload(at, PAGE)["run"] != p["run"]  # a new run, sent to the browser
+    at.run()  # the click was taken once
     assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown)
+    for bad in ({"x": "nan", "y": 1}, {"x": 9, "y": 0}, {"x": [1], "y": 0}, {"y": 1}, "1,1", None,
+                {"x": "1e999", "y": 0}):
+        at.session_state[sections.PICKED] = bad
+        at.run()
+        assert not at.exception
+        assert "4 of at most 200 points" in " ".join(m.value for m in at.markdown), bad
     at.button(key="learning_undo").click().run()
     assert "3 of at most 200 points" in " ".join(m.value for m in at.markdown)
     at.button(key="learning_clear").click().run()
     assert "0 of at most 200 points" in " ".join(m.value for m in at.markdown)
     assert any("at least 2 data points" in w.value for w in at.warning)
-    assert len(at.get("plotly_chart")) == 1  # the empty plane, to click on
+    assert len(at.get("plotly_chart")) == 1 and not player.players(at)  # the empty plane, to click on
+    # on the empty plane the chart's own selection adds the point
+    at.session_state[sections.PLANE] = {"selection": {"points": [{"x": 0.5, "y": -3.0}]}}
+    at.run()
+    assert "1 of at most 200 points" in " ".join(m.value for m in at.markdown)
+
+
+def test_a_picked_point_is_two_finite_numbers():
+    assert sections.point_of({"x": 0.504, "y": "-3"}) == (0.5, -3.0)
+    for bad in ({"x": "nan", "y": 1}, {"x": "inf", "y": 1}, {"x": None, "y": 1}, {"y": 1}, [], "x", 3,
+                {"x": "1e999", "y": 1}, {"x": "<b>1</b>", "y": 1}):
+        assert sections.point_of(bad) is None, bad
 
 
 @pytest.mark.parametrize("query, message", [
@@ -126,9 +171,9 @@ def test_images_learn_from_the_store():
     data = np.stack([im.to_continuous(im.resize(s.image, (16, 16))) for s in stored])
     t = ebm.Trainer(ebm_data.initial_patterns(3, 256, 0, scale=0.1), data, 1.0, 0.05,
                     keep_path=False).step(100)
-    assert metric(at, "NLL of the images, start") == f"{t.history[0]:.2f}"
-    assert metric(at, "after 100 Adam steps") == f"{t.history[-1]:.2f}"
-    assert metric(at, "NLL per pixel value") == f"{t.history[-1] / 256:.3f}"  # d = 16 x 16
+    assert st_metric(at, "NLL of the images, start") == f"{t.history[0]:.2f}"
+    assert st_metric(at, "after 100 Adam steps") == f"{t.history[-1]:.2f}"
+    assert st_metric(at, "NLL per pixel value") == f"{t.history[-1] / 256:.3f}"  # d = 16 x 16
     assert t.history[-1] < t.history[0]
     at.slider(key="learning_img_N").set_value(5).run()
     assert any("only 3 stored images" in w.value for w in at.warning)
@@ -154,7 +199,7 @@ def test_each_tabs_explanation_describes_what_that_tab_shows():
     at = open_app(PAGE)
     plane = how_it_works(at)
     assert "the dashed curve scores the model" in plane and "samples in the last chart" in plane
-    assert len(at.get("plotly_chart")) == 3  # the plane, the two NLL curves, the samples
+    assert {"plane", "curves", "samples"} <= set(player.payload(at, PAGE)["panels"])
     open_tab(at, "learning_view", "images")
     images = how_it_works(at)
     curves = [c for c in at.get("plotly_chart") if "learning_img_nll" in c.proto.id]
@@ -172,16 +217,6 @@ def test_each_tabs_explanation_describes_what_that_tab_shows():
     assert any("\\sum_{k=1}^{n} r_\\mu(\\xi_k)" in f for f in shown)
     assert not any("\\sum_{n}" in f for f in shown)
     assert any("\\frac{R_\\mu}{\\pi_\\mu}\\, m_\\mu" in f for f in shown)
-
-
-def test_play_swaps_the_scrub_slider_for_a_progress_bar():
-    """While playing there is no slider: each timed rerun would carry the browser's stale
-    slider value, whose on_change read as the user scrubbing and stopped Play partway."""
-    at = open_app(PAGE)
-    assert "learning_scrub" in [s.key for s in at.slider] and not at.get("progress")
-    at.button(key="learning_play").click().run()
-    assert at.session_state["learning_playing"]
-    assert "learning_scrub" not in [s.key for s in at.slider] and len(at.get("progress")) == 1
 
 
 CENTRES = np.array([[-1.8, -1.8], [1.8, -1.8], [-1.8, 1.8], [1.8, 1.8]])  # ebm_data's clusters
@@ -229,38 +264,16 @@ def between(x) -> bool:
     return bool(neighbours and d[0] > 1 and d[1] - d[0] < 0.5)
 
 
-def test_the_planes_colour_bar_lies_under_the_plot_and_its_row_stacks_when_narrow():
+def test_the_planes_colour_bar_lies_under_the_plot_and_the_plane_sits_beside_the_curves():
     """The plane's colour bar is under the square plot, not beside it (beside it, it stood
-    taller than the plot on a phone), and the plane's row is keyed for ui/shell/responsive_css.py
-    to stack it above the curves on a narrow screen (issue 30)."""
+    taller than the plot on a phone); the plane's row puts the curves in a second column, which
+    the player's own layout stacks under it on a narrow screen (browser_player.css, issue 30)."""
     from tests.support.apptest import bar_under_the_plot
 
     at = open_app(PAGE)
-    bar_under_the_plot(spec(at, 0))
-    assert spec(at, 0)["layout"]["title"]["text"].startswith("After 0 Adam steps")
-    assert any(b.proto.id.endswith("-learning_wide_row") for b in at.get("flex_container")
-               if b.proto.id)
-
-
-def keys_in(node) -> set[str]:
-    """The keys of the widgets and charts under `node`."""
-    out = {node.proto.id.rsplit("-", 1)[-1]} if getattr(node, "type", None) == "plotly_chart" else set()
-    if getattr(node, "key", None):
-        out.add(node.key)
-    for child in getattr(node, "children", {}).values():
-        out |= keys_in(child)
-    return out
-
-
-def beside(at, a: str, b: str) -> bool:
-    """`a` and `b` stand in two columns of one row."""
-    def walk(node) -> bool:
-        cols = [c for c in getattr(node, "children", {}).values() if type(c).__name__ == "Column"]
-        where = [i for key in (a, b) for i, c in enumerate(cols) if key in keys_in(c)]
-        if len(where) == 2 and where[0] != where[1]:
-            return True
-        return any(walk(c) for c in getattr(node, "children", {}).values())
-    return walk(at.main)
+    bar_under_the_plot(plane(at))
+    assert plane(at)["layout"]["title"]["text"].startswith("After 0 Adam steps")
+    assert [["plane", 3], [["curves", "samples"], 2]] in player.payload(at, PAGE)["layout"]
 
 
 def test_presenter_mode_puts_the_plane_beside_the_player_and_the_lede_below():
@@ -272,19 +285,26 @@ def test_presenter_mode_puts_the_plane_beside_the_player_and_the_lede_below():
 
     normal, at = open_app(PAGE), open_app(PAGE, query={"presenter": "1"})
     lede = explain.LEDE[:30]
-    assert where(in_order(normal), lede) < where(in_order(normal), "learning_plane_view")
-    assert where(in_order(at), "learning_plane_view") < where(in_order(at), lede)
-    assert beside(at, "learning_plane_view", "learning_step")
-    assert not beside(normal, "learning_plane_view", "learning_step")
-    big, small = (json.loads(next(c for c in a.get("plotly_chart")
-                                  if c.proto.id.endswith("learning_plane_view")).proto.spec)
-                  for a in (normal, at))
+    assert where(in_order(normal), lede) < where(in_order(normal), "learning_player")
+    assert where(in_order(at), "learning_player") < where(in_order(at), lede)
+    shown = player.payload(at, PAGE)["layout"][0]
+    assert shown == [["plane", 3], [["describe", "controls", "nll_train", "nll_held"], 2]]
+    assert player.payload(normal, PAGE)["layout"][0] == [["controls", 1]]
+    big, small = plane(normal), plane(at)
     assert small["layout"]["height"] < 0.7 * big["layout"]["height"]
     assert not small["layout"].get("title", {}).get("text")
     assert not small["layout"]["xaxis"].get("title", {}).get("text")
     bar = next(t for t in small["data"] if t["type"] == "contour")["colorbar"]
     assert bar.get("orientation", "v") == "v"
-    titles = [m.value for m in at.markdown if m.value.startswith("**After")]
-    assert titles == ["**After 0 Adam steps, β\u00a0=\u00a02**"]
-    at.button(key="learning_step").click().run()
-    assert "**After 5 Adam steps, β\u00a0=\u00a02**" in [m.value for m in at.markdown]
+    assert player.at_step(at, PAGE, 0).sentence() == "After 0 Adam steps, β\u00a0=\u00a02"
+    assert player.at_step(at, PAGE, 1).sentence() == "After 5 Adam steps, β\u00a0=\u00a02"
+
+
+def test_the_players_payload_is_bounded():
+    """docs/classroom.md: the learning page's run (61 frames of the log-density grid, the draws,
+    the curves) is sent once: under 2 MB at the defaults, under 2.5 MB at the largest (1,000
+    points, 16 patterns: 750 draws a frame, as many as the training points)."""
+    for query, most in (({}, 2e6), ({"n": "1000", "N": "16"}, 2.5e6)):
+        at = open_app(PAGE, query=query)
+        assert not at.warning, [w.value for w in at.warning]
+        assert 1e6 < player.sent_bytes(at, PAGE) < most, (query, player.sent_bytes(at, PAGE))

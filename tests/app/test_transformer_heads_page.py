@@ -13,6 +13,7 @@ from hopfield_core.heads import (
     vit,
     vit_checkpoint,
 )
+from tests.support import player
 from tests.support.apptest import array, open_app, open_numbers
 from ui.pages.transformer_heads import cache, explain, figures, sections
 from ui.pages.transformer_heads.settings import DEFAULT_TEXT, MAX_TEXT
@@ -21,13 +22,11 @@ PAGE = "transformer_heads"
 TEXT_KEY = f"{PAGE}_text"
 
 
-def chart(at, key):
-    """The figure of the chart whose element key is `key` (a live chart: its top slot)."""
-    for c in at.get("plotly_chart"):
-        spec = json.loads(c.proto.spec)
-        if c.proto.id and key in c.proto.id:
-            return spec
-    raise AssertionError(f"no chart {key}")
+def chart(at, key, t="start"):
+    """The figure the head view's player shows in its panel `key` (bars, energy) at step t (the
+    step it opens at by default)."""
+    p = player.payload(at, PAGE)
+    return player.at_step(at, PAGE, p["start"] if t == "start" else t).figure(key)
 
 
 def head_map(at):
@@ -195,34 +194,30 @@ def test_a_link_past_the_vits_size_is_kept_within_it():
     assert at.number_input(key=f"{PAGE}_token").value == 16
 
 
-def test_step_and_play_move_the_iteration_and_the_energy_falls():
+def test_the_player_walks_the_iteration_and_the_energy_falls():
     at = open_app(PAGE, {"layer": "0", "head": "0", "token": "1"})
     inp = cache.text_input(DEFAULT_TEXT)
     run = fixed_point.settle(inp.layers[0][0][0, 1], inp.layers[0][1][0],
                              analysis.default_beta(inp.d))
     T = run.steps
-    assert T >= 2 and any(f"step 0 of {T}" in m.value for m in at.markdown)
-    E0 = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    assert T >= 2 and player.steps(at, PAGE) == T and player.payload(at, PAGE)["start"] == 0
+    E0 = array(chart(at, "energy")["data"][0]["y"])
     assert len(E0) == 1
-    at.button(key=f"{PAGE}_step").click().run()
-    assert at.session_state[f"{PAGE}_t"] == 1
-    E1 = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    E1 = array(chart(at, "energy", 1)["data"][0]["y"])
     np.testing.assert_allclose(E1, run.energies[:2])
     assert E1[1] <= E1[0]
-    bars = array(chart(at, f"{PAGE}_bars")["data"][0]["y"])
+    bars = array(chart(at, "bars", 1)["data"][0]["y"])
     np.testing.assert_allclose(bars, run.extras["weights"][1])
-    at.button(key=f"{PAGE}_play").click().run()
-    assert at.session_state[f"{PAGE}_playing"]
-    for _ in range(T + 5):  # each rerun is one tick of the player
-        if not at.session_state[f"{PAGE}_playing"]:
-            break
-        at.run()
-    assert not at.session_state[f"{PAGE}_playing"] and at.session_state[f"{PAGE}_t"] == T
-    E = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    E = array(chart(at, "energy", "end")["data"][0]["y"])
     assert len(E) == T + 1 and np.all(np.diff(E) <= 1e-9)
-    k_first, k_last = kinds.k90(run.extras["weights"][0]), kinds.k90(run.extras["weights"][T])
+    W = run.extras["weights"]
+    k_first, k_last = kinds.k90(W[0]), kinds.k90(W[T])
     assert any(f"k90 goes from {k_first} " in c.value and f"to {k_last} " in c.value
                for c in at.caption)
+    first, last = player.at_step(at, PAGE, 0).sentence(), player.at_step(at, PAGE, "end").sentence()
+    assert first.startswith(f"At the real attention: k90 = {k_first} of {inp.N} tokens")
+    assert last == (f"At the fixed point: k90 = {k_last} of {inp.N} tokens, so this query is "
+                    f"{kinds.kind_name(k_last, inp.N)}; energy {run.energies[T]:.6g}.")
 
 
 def test_the_whole_model_tables_are_the_cores():
@@ -285,7 +280,7 @@ def test_the_bars_mark_the_k90_set_and_say_the_kind():
     inp = cache.text_input(DEFAULT_TEXT)
     Q, K = inp.layers[3]
     weights = kinds.attention_weights(Q[7, 5], K[7], analysis.default_beta(inp.d))
-    bars = chart(at, f"{PAGE}_bars")["data"][0]
+    bars = chart(at, "bars")["data"][0]
     np.testing.assert_allclose(array(bars["y"]), weights, rtol=1e-6)
     blue = [c == figures.BLUE for c in bars["marker"]["color"]]
     k = kinds.k90(weights)
@@ -314,27 +309,32 @@ def test_the_sharper_share_is_that_of_all_changed_pairs():
     assert explain.sharper_share(analysis.kinds_table(heads)) == pytest.approx(want)
 
 
-def test_the_players_step_is_in_the_link_both_ways():
+def test_a_link_opens_the_player_at_its_step():
+    """The link's `iteration` is the step the head view opens at (the player then runs in the
+    browser: its later steps do not reach the server); a new head starts at 0."""
     at = open_app(PAGE, {"layer": "0", "head": "0", "token": "1", "iteration": "3"})
-    assert at.session_state[f"{PAGE}_t"] == 3 and any("step 3 of " in m.value for m in at.markdown)
-    assert len(array(chart(at, f"{PAGE}_energy")["data"][0]["y"])) == 4
-    at.button(key=f"{PAGE}_step").click().run()
-    assert at.query_params["iteration"] == "4"
+    p = player.payload(at, PAGE)
+    assert p["start"] == 3 and len(array(chart(at, "energy")["data"][0]["y"])) == 4
     at.number_input(key=f"{PAGE}_head").set_value(1).run()  # a new head starts at step 0
-    assert at.session_state[f"{PAGE}_t"] == 0 and at.query_params["iteration"] == "0"
+    assert player.payload(at, PAGE)["start"] == 0
     at = open_app(PAGE, {"iteration": "200"})  # past the query's last step: its last step, said so
-    T = at.session_state[f"{PAGE}_t"]
+    T = player.steps(at, PAGE)
+    assert player.payload(at, PAGE)["start"] == T
     assert any(f"past this query's last step, {T}" in c.value for c in at.caption)
     at = open_app(PAGE, {"iteration": "-4"})
     assert any("The link sets iteration = " in w.value for w in at.warning)
-    assert at.session_state[f"{PAGE}_t"] == 0
+    assert player.payload(at, PAGE)["start"] == 0
 
 
 def test_the_settling_heads_numbers_are_offered():
     at = open_numbers(open_app(PAGE), f"{PAGE}_head_numbers")
     inp = cache.text_input(DEFAULT_TEXT)
-    tables = [d.value for d in at.dataframe]
-    assert any(len(t) == inp.N for t in tables)  # a bar per token
+    table = next(d.value for d in at.dataframe if "energy" in d.value.columns)
+    T = player.steps(at, PAGE)
+    assert len(table) == T + 1 and len(table.columns) == 2 + inp.N  # a row per step, a column per token
+    np.testing.assert_allclose(table["energy"].to_numpy(), array(chart(at, "energy", "end")["data"][0]["y"]))
+    np.testing.assert_allclose(table.iloc[T, 2:].to_numpy(dtype=float),
+                               array(player.at_step(at, PAGE, "end").figure("bars")["data"][0]["y"]), rtol=1e-6)
 
 
 def test_the_sentence_help_counts_word_pieces_and_tokens_as_the_reader_does():
@@ -359,7 +359,7 @@ def test_the_energy_shown_is_ramsauers_with_the_keys_as_patterns():
 
     at = open_app(PAGE)
     assert any(head.ENERGY_LATEX in x.value for x in at.latex)
-    shown = array(chart(at, f"{PAGE}_energy")["data"][0]["y"])
+    shown = array(chart(at, "energy", "end")["data"][0]["y"])
     inp = cache.text_input(DEFAULT_TEXT)
     layer, head_i, token = (int(at.session_state[f"{PAGE}_{k}"]) for k in ("layer", "head", "token"))
     Q, K = inp.layers[layer]

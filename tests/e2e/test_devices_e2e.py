@@ -46,7 +46,7 @@ MAIN = {
     "energy_transformer": (".st-key-energy_transformer_player [data-role=step]",
                            ".st-key-energy_transformer_player [data-panel=frame]"),
     "capacity_lab": ('[class*="st-key-capacity_"]', '[data-testid="stPlotlyChart"]'),
-    "learning": (".st-key-learning_step", ".st-key-live_learning_plane_view"),
+    "learning": (".st-key-learning_player [data-role=step]", ".st-key-learning_player [data-panel=plane]"),
     "attention_family": ('[class*="st-key-attention_family_"]', ".st-key-attention_family_weights"),
     "transformer_heads": (".st-key-transformer_heads_fixed", ".st-key-transformer_heads_map"),
 }

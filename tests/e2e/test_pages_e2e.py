@@ -172,7 +172,7 @@ def test_capacity_lab_run_draws_as_it_goes_and_downloads(page, server):
 
 def test_learning_plays_pauses_runs_and_takes_clicked_points(page, server):
     goto(page, server, "learning?data=moons")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    page.wait_for_selector('.st-key-learning_player [data-panel=plane] .main-svg', timeout=60_000)
     player_button(page, "Play").click()
     step = "() => { const m = document.body.innerText.match(/step (\\d+) of 60/); return m && +m[1] >= 5; }"
     page.wait_for_function(step, timeout=60_000)  # Play advances on its own
@@ -190,7 +190,8 @@ def test_learning_plays_pauses_runs_and_takes_clicked_points(page, server):
     # my points: a click on the plane adds one
     goto(page, server, "learning?data=mine&pts=1,1;2,2;-1,0.5;-2,-2&N=2")
     page.get_by_text("4 of at most 200 points").wait_for(timeout=30_000)
-    plot = page.locator('[data-testid="stPlotlyChart"] .nsewdrag').first
+    plot = page.locator('.st-key-learning_player [data-panel=plane] .nsewdrag').first
+    plot.wait_for(timeout=30_000)
     box = plot.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # (0, 0)
     page.get_by_text("5 of at most 200 points").wait_for(timeout=30_000)

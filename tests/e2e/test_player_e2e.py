@@ -160,3 +160,23 @@ def test_a_change_of_settings_sends_the_next_run_from_step_0(page, server):
     page.locator(f"{sel} button[data-role=step]").click()
     assert root_attr(page, sel, "data-step") == "1"
     assert_healthy(page)
+
+
+# each chart's title: its top and bottom against its chart's top (px), and its text
+TITLES = """(sel) => [...document.querySelectorAll(sel + ' .hp-chart')].map((c) => {
+  const svg = c.querySelector('.main-svg').getBoundingClientRect();
+  const t = c.querySelector('.gtitle');
+  if (!t) return null;
+  const r = t.getBoundingClientRect();
+  return [Math.round(r.top - svg.top), Math.round(r.bottom - svg.top), t.textContent];
+}).filter(Boolean)"""
+
+
+def test_a_title_of_two_lines_is_not_cut_at_the_top(page, server):
+    """The heads page's bars and energy titles take two lines; Plotly drew such a title half a
+    line too high, its first line cut by the chart's top (browser_player.js: lowerTitle)."""
+    sel = open_player(page, server, "transformer_heads")
+    titles = page.evaluate(TITLES, sel)
+    two = [t for t in titles if t[1] - t[0] > 30]  # two lines of a 16 px title
+    assert len(two) == 2, titles
+    assert all(top >= 2 for top, _, _ in titles), titles

@@ -115,3 +115,25 @@ def test_the_ramp_report_reads_memory_after_the_kept_sessions_are_reaped(server)
                                  ("150", "RSS 150 s after all left (MB)"),
                                  ("reaped", "RSS after the kept sessions were reaped (MB)")]
     assert after_rows([{"rss_after_s_mb": {"30": 1.0}}]) == [("30", "RSS 30 s after all left (MB)")]
+
+
+def test_a_playing_student_gets_the_run_once_and_stays_until_stopped(server):
+    """benchmarks/load_classroom.py --players: a student who opens the Energy Transformer page at
+    100 steps (its run and frames come with the page) and plays in the browser, connected and
+    silent until the ramp ends."""
+    import threading
+    import time
+
+    from tests.support.student import player
+
+    stop, out = threading.Event(), []
+    th = threading.Thread(target=player, args=(server, 0, stop, time.monotonic() + 120, 90, out))
+    th.start()
+    deadline = time.monotonic() + 100
+    while time.monotonic() < deadline and not (out and out[0].latencies.get("open")):
+        time.sleep(0.2)
+    assert out and out[0].latencies.get("open"), out and out[0].failures
+    assert th.is_alive() and not out[0].ended  # still there, playing
+    stop.set()
+    th.join(30)
+    assert out[0].completed and not out[0].failures, out[0].failures

@@ -139,3 +139,31 @@ def probe(base_url: str, stop: threading.Event, deadline: float, period: float =
         c.close()
         rec.ended = time.monotonic()
     return rec
+
+
+PLAY_LINK = ("energy_transformer", "steps=100")  # what a student pressing Play has open
+
+
+def player(base_url: str, index: int, stop: threading.Event, deadline: float, timeout: float = 60.0,
+           out: list | None = None) -> Record:
+    """A student who opens the Energy Transformer page at 100 steps and presses Play: the run and
+    its frames come with the page (kept as "open"); Play then runs in their browser and sends
+    the server nothing (tests/e2e/test_player_e2e.py), so the session stays open, silent, until
+    `stop` is set."""
+    rec = Record(f"player {index}", started=time.monotonic())
+    if out is not None:
+        out.append(rec)
+    c = StClient(base_url, timeout=timeout)
+    a = _Actor(rec, c, deadline)
+    try:
+        c.connect()
+        a.do("open", c.open, *PLAY_LINK)
+        stop.wait(max(0.0, deadline - time.monotonic()))
+        rec.completed = not rec.failures
+    except Exception as e:
+        rec.failures.append(f"{type(e).__name__}: {e}")
+    finally:
+        c.close()
+        rec.ended = time.monotonic()
+    return rec
+

@@ -1,7 +1,7 @@
 """Words for what a live figure shows, for screen readers and for anyone who prefers text:
 the alt text of a state's picture and one sentence per step of a run. Pure (no streamlit):
 numbers in, plain strings out. Pattern names come from users (file names): the strings here
-hold them as written, so whoever puts a string into HTML escapes it (live_charts does).
+hold them as written, so whoever puts a string into HTML escapes it (the browser player sets them as text).
 
 # N patterns, d neurons, T steps
 # states (T+1, d); energies (T+1,); m (N,) overlaps of one state with the patterns (cosine)

@@ -20,6 +20,7 @@ class PageInfo:
     default: bool = False        # the default page (Home): no settings of its own
     short: str | None = None     # Home's link to it, where shorter than the title
     warm: bool = False           # its cache module has a warm() for the process's start-up
+    player: str | None = None    # the link's query that shows its browser player ("": as it opens)
 
     @property
     def settings(self) -> str | None:
@@ -43,17 +44,20 @@ class PageInfo:
 PAGES = (
     PageInfo("home", "Home", ":material/home:", default=True),
     PageInfo("classical", "Classical network (1982)", ":material/grid_on:",
-             short="Classical network"),
-    PageInfo("dense", "Dense associative memory", ":material/blur_on:"),
-    PageInfo("modern", "Modern network & metastable states", ":material/scatter_plot:"),
+             short="Classical network", player=""),
+    PageInfo("dense", "Dense associative memory", ":material/blur_on:", player=""),
+    PageInfo("modern", "Modern network & metastable states", ":material/scatter_plot:", player=""),
     PageInfo("landscape", "Energy landscape", ":material/landscape:"),
     PageInfo("side_by_side", "Side by side", ":material/view_column:"),
     PageInfo("attention", "The attention limit", ":material/hub:"),
-    PageInfo("energy_transformer", "Energy Transformer", ":material/auto_fix_high:", warm=True),
+    PageInfo("energy_transformer", "Energy Transformer", ":material/auto_fix_high:", warm=True,
+             player=""),
     PageInfo("capacity_lab", "Capacity lab", ":material/science:"),
-    PageInfo("learning", "Learning the memories", ":material/school:"),
-    PageInfo("attention_family", "Attention as an exponential family", ":material/functions:"),
-    PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:"),
+    PageInfo("learning", "Learning the memories", ":material/school:", player=""),
+    PageInfo("attention_family", "Attention as an exponential family", ":material/functions:",
+             player="view=cloud"),
+    PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:",
+             player="view=head"),
 )
 
 

@@ -46,10 +46,19 @@ _PLAYER = st.components.v2.component(
     css=(HERE / "browser_player.css").read_text(encoding="utf-8"), js=_js(), isolate_styles=False)
 
 
-def show(page: str, data: bytes, name: str = "player") -> None:
+def show(page: str, data: bytes, name: str = "player", on_pick=None) -> None:
     """The player of `page` with a run's payload (frames.encoded(frames.payload(...))); a
-    follower of it (frames.follower) under another `name`."""
-    _PLAYER(data=data, key=f"{page}_{name}", width="stretch")
+    follower of it (frames.follower) under another `name`. on_pick: called (before the rerun)
+    when a point of a chart's `pick` trace is clicked; picked(page) says where."""
+    kw = {"on_picked_change": on_pick} if on_pick is not None else {}
+    _PLAYER(data=data, key=f"{page}_{name}", width="stretch", **kw)
 
 
-__all__ = ["show", "frames", "SPEEDS"]
+def picked(page: str, name: str = "player"):
+    """The point the browser says was clicked ({x, y, id} as it sent them, unchecked), during the
+    rerun the click caused; None otherwise."""
+    state = st.session_state.get(f"{page}_{name}")
+    return state.get("picked") if isinstance(state, dict) else None
+
+
+__all__ = ["show", "picked", "frames", "SPEEDS"]

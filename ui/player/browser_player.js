@@ -96,7 +96,29 @@ const seen = typeof IntersectionObserver === "undefined" ? null : new Intersecti
   }
 }, { rootMargin: "200px" });
 
-function chartPanel(spec) {
+// A chart whose spec names a trace to pick (`pick`): a click on one of its points tells the server
+// where (the learning page's "my points"), as a one-time event with an id of its own.
+function picked(spec, S, box) {
+  box.on("plotly_click", (e) => {
+    const pt = (e && e.points || []).find((q) => q.data && q.data.name === spec.pick);
+    if (!pt || !S.send) return;
+    S.picks = (S.picks || 0) + 1;
+    S.send("picked", { x: pt.x, y: pt.y, id: `${Date.now()}-${S.picks}` });
+  });
+}
+
+// A title of several lines pinned to the chart's top (ui/charts/style.py: yanchor "top") is drawn
+// by this Plotly half a line higher per extra line, its first line cut at the top: moved down by that.
+function lowerTitle(layout) {
+  const title = layout.title;
+  if (!title || typeof title.text !== "string" || title.yanchor !== "top") return;
+  const lines = title.text.split(/<br\s*\/?>/i).length;
+  if (lines < 2) return;
+  const size = (title.font && title.font.size) || (layout.font && layout.font.size) || 12;
+  title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.ceil((lines - 1) * size * 0.65) };
+}
+
+function chartPanel(spec, S) {
   const box = el("div", "hp-chart");
   const first = JSON.parse(spec.layouts[spec.frames[0][0]]);
   box.style.minHeight = `${first.height || 300}px`;
@@ -115,8 +137,10 @@ function chartPanel(spec) {
       for (const name of Object.keys(layout)) {  // tick labels push the margin, as in st.plotly_chart
         if (/^[xy]axis\d*$/.test(name) && layout[name].automargin === undefined) layout[name].automargin = true;
       }
+      lowerTitle(layout);
       const data = ti.map((ref) => trace(spec, ref));
       window.Plotly.react(box, data, layout, { displayModeBar: false, responsive: true });
+      if (spec.pick && !panel.picking) { panel.picking = true; picked(spec, S, box); }
       panel.shown = t;
     },
   };
@@ -371,17 +395,19 @@ function init(root) {
     S.panels = {};
     const rows = S.p.layout.map((row) => {
       const r = el("div", "hp-row");
-      for (const [pid, weight] of row) {
+      for (const [ids, weight] of row) {  // a column: one panel, or a stack of them
         const col = el("div", "hp-col");
         col.style.flexGrow = String(weight);
-        if (pid === "controls") {
-          col.append(S.bar.el);
-        } else {
-          const spec = S.p.panels[pid];
-          const panel = PANELS[spec.kind](spec);
-          panel.el.dataset.panel = pid;
-          S.panels[pid] = panel;
-          col.append(panel.el);
+        for (const pid of Array.isArray(ids) ? ids : [ids]) {
+          if (pid === "controls") {
+            col.append(S.bar.el);
+          } else {
+            const spec = S.p.panels[pid];
+            const panel = PANELS[spec.kind](spec, S);
+            panel.el.dataset.panel = pid;
+            S.panels[pid] = panel;
+            col.append(panel.el);
+          }
         }
         r.append(col);
       }
@@ -432,11 +458,12 @@ function init(root) {
 }
 
 export default function (component) {
-  const { data, parentElement } = component;
+  const { data, parentElement, setTriggerValue } = component;
   const root = parentElement.querySelector(".hp-root");
   const raw = decode(data);
   if (!root || !raw) return undefined;
   const S = root.__hp || (root.__hp = init(root));
+  S.send = setTriggerValue;
   if (raw !== S.raw) {
     const p = JSON.parse(raw);
     const sameRun = S.p && S.p.run === p.run;

@@ -11,7 +11,8 @@ A payload holds panels, each a list over the steps 0..T:
 * `metric(...)`: a value and its change per step, as st.metric shows them.
 * `notes(...)`: the boxes under the figures per step (a status, a verdict, a warning).
 
-`layout` places the panels in rows of weighted columns; the id "controls" is the player's bar.
+`layout` places the panels in rows of weighted columns, a column one panel id or a list of ids
+stacked in it; the id "controls" is the player's bar.
 A run longer than MOST_FRAMES steps is shown at every k-th step (`frame_steps`; the payload's
 "steps" then names each frame's step). `withheld(payload, shown)` keeps frames 0..shown only: a lesson can ask for a prediction before
 the outcome reaches the browser.
@@ -26,6 +27,7 @@ import plotly.io as pio
 
 from ui.serving.text import ordinal
 
+START = "step 0: the start"  # a metric's change line at step 0: grey, its room kept (nothing moves at Play)
 CONTROLS = "controls"  # the layout's name for the player's buttons, count, speed and scrubber
 TONES = ("good", "bad", "off")  # a metric's change: green (a fall of what should fall), red, grey
 KINDS = ("info", "success", "warning", "error")  # a note's box, as st.info .. st.error
@@ -214,7 +216,7 @@ def payload(page: str, run: str, T: int, panels: dict[str, dict], layout: list[l
         n = _steps(panel)
         if n != len(steps):
             raise ValueError(f"panel {pid!r} has {n} frames, the run {len(steps)}")
-    named = {pid for row in layout for pid, _ in row}
+    named = {pid for row in layout for col, _ in row for pid in _ids(col)}
     if named - set(panels) - {CONTROLS}:
         raise ValueError(f"the layout names panels that are not there: {sorted(named - set(panels))}")
     last = len(steps) - 1
@@ -227,16 +229,22 @@ def payload(page: str, run: str, T: int, panels: dict[str, dict], layout: list[l
     return p
 
 
+def _ids(col) -> list[str]:
+    """The panel ids of a layout's column: one, or a stack of them."""
+    return [col] if isinstance(col, str) else list(col)
+
+
 def follower(p: dict, ids: list[str], layout: list[list]) -> tuple[dict, dict]:
     """(the player's payload without the panels `ids`, a follower's payload with only them): the
     follower shows them elsewhere on the page (a later section), always at the player's frame,
     with no controls of its own (browser_player.js: the player tells it its frame)."""
     missing = set(ids) - set(p["panels"])
-    if missing or any(pid == CONTROLS for row in layout for pid, _ in row):
+    if missing or any(pid == CONTROLS for row in layout for col, _ in row for pid in _ids(col)):
         raise ValueError(f"a follower shows some of the player's panels, not {sorted(missing) or 'its controls'}")
+    kept = [[[[pid for pid in _ids(col) if pid not in ids], w] for col, w in row] for row in p["layout"]]
+    kept = [[[col[0] if len(col) == 1 else col, w] for col, w in row if col] for row in kept]
     lead = {**p, "panels": {k: v for k, v in p["panels"].items() if k not in ids},
-            "layout": [[c for c in row if c[0] not in ids] for row in p["layout"]]}
-    lead["layout"] = [row for row in lead["layout"] if row]
+            "layout": [row for row in kept if row]}
     follow = {**p, "panels": {k: p["panels"][k] for k in ids}, "layout": layout, "follow": True}
     return lead, follow
 

@@ -52,7 +52,6 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
   [data-testid="stHorizontalBlock"]:has([data-testid="stPlotlyChart"]) > [data-testid="stColumn"]
     { flex: 1 1 100% !important; min-width: 100% !important; }
 }
-[class*="st-key-scrubber_"] { min-height: 2.5rem; justify-content: center; }
 [data-testid="stSidebar"] [data-testid="stImageCaption"] { height: 2.7em; line-height: 1.35em; overflow: hidden;
   display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; word-break: normal;
   overflow-wrap: normal; }

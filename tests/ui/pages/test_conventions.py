@@ -10,8 +10,8 @@ from ui import pages
 
 ROOT = Path(__file__).resolve().parents[3]
 # the containers shared code makes for a page, named <job>_<page>...: the row of controls, the
-# formulas, a live chart's stack, the player's scrubber (their CSS selects them by the job)
-JOBS = ("controls_", "formulas_", "live_", "scrubber_")
+# formulas (their CSS selects them by the job)
+JOBS = ("controls_", "formulas_")
 WITH_SETTINGS = [p.file for p in pages.PAGES if not p.default]
 
 
@@ -39,7 +39,7 @@ def foreign(keys: set[str], page: str) -> list[str]:
 
 
 def test_the_key_rule_finds_another_prefix():
-    assert foreign({"modern_beta", "controls_modern", "live_modern_energy"}, "modern") == []
+    assert foreign({"modern_beta", "controls_modern", "formulas_modern"}, "modern") == []
     assert foreign({"mh_sweep", "controls_mh", "dense_n"}, "modern") == \
         ["controls_mh", "dense_n", "mh_sweep"]
 

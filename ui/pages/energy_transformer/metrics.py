@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from hopfield_core.et.inspect import psnr
-
-START = "step 0: the start"  # the error metric's change line at step 0
+from ui.player.frames import START
 
 
 def decibels(mse: float) -> str:

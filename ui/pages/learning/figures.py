@@ -17,8 +17,9 @@ from ui.charts.figures import (
 
 from .settings import LIMIT
 
-GRID = 81   # contour points a side
+GRID = 61   # contour points a side (61 x 61 values x 61 frames: 1.3 MB of the player's payload)
 CLICK = 33  # clickable squares a side (my points)
+PICK = "add a point"  # the clickable squares' trace name: a click on one adds a point (the player's pick)
 SPAN = 15.0  # the log density is shown down to this far below its peak
 _KEEP = dict(marker=dict(opacity=1))
 HELD = "#fb8500"   # held-out points: orange rings, seen on the dark and the light colours
@@ -59,7 +60,7 @@ def plane(X_path: np.ndarray | None, t: int, grid: tuple[np.ndarray, np.ndarray]
     if clickable:
         c = grid_axis(CLICK)
         cx, cy = (a.ravel() for a in np.meshgrid(c, c))
-        data.append(go.Scatter(x=cx, y=cy, mode="markers", showlegend=False,
+        data.append(go.Scatter(x=cx, y=cy, mode="markers", showlegend=False, name=PICK,
                                marker=dict(symbol="square", size=9, color="white", opacity=0.1),
                                selected=dict(marker=dict(opacity=0.5)),
                                unselected=dict(marker=dict(opacity=0.1)),

@@ -2,27 +2,26 @@
 and the user's images. app_pages/learning.py lays them out."""
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
 from hopfield_core import ebm, images
-from ui.charts import charts, pictures
-from ui.player import play
-from ui.player.live_charts import live, slot_keys
+from ui.charts import chart_numbers, charts, pictures
+from ui.player import browser
+from ui.serving.shared_cache import shared
 from ui.serving.text import escaped
-from ui.settings.modes import presenter
+from ui.settings.modes import presenter, projector
 from ui.store import patterns, store
 
-from . import cache, figures
+from . import cache, figures, player_frames
 from .settings import FRAMES, LIMIT, MAX_MY_POINTS, SETTINGS
 
 PAGE = "learning"
 PLANE = "learning_plane_chart"  # the plane on which clicks add my points
-SAMPLES = 200  # draws shown at least (as many as the training points when there are more)
-PRESENTER_PLANE = 270  # px before ui.charts.charts' presenter copy (x 1.2): beside the player, the
-# plane fits under presenter mode's header, title and section switcher on a 768 px screen
 
 
 @dataclass(frozen=True)
@@ -59,22 +58,47 @@ def _picked(event) -> tuple[float, float] | None:
     """The square a chart's selection event picked, rounded to 2 decimals (None: none)."""
     try:
         picked = event["selection"]["points"][0]
-        return round(float(picked["x"]), 2), round(float(picked["y"]), 2)
-    except (KeyError, TypeError, IndexError, ValueError):
+        return point_of(picked)
+    except (KeyError, TypeError, IndexError):
         return None
 
 
+def point_of(picked) -> tuple[float, float] | None:
+    """{x, y} as a browser sent it, rounded to 2 decimals; None for anything that is not two
+    finite numbers (a page can be sent anything)."""
+    try:
+        xy = round(float(picked["x"]), 2), round(float(picked["y"]), 2)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+    return xy if all(math.isfinite(v) for v in xy) else None
+
+
 def apply_click() -> bool:
-    """A square picked on the chart (last run) becomes one more of my points, once per pick.
-    While playing the chart has two places (ui.player.live_charts): a pick on either counts.
-    True when a point was added."""
+    """A square picked on the empty plane (there is no run yet) becomes one more of my points,
+    once per pick. True when a point was added."""
     applied = st.session_state.setdefault("_eb_clicks_applied", {})
-    for key in slot_keys(PLANE):
-        xy = _picked(st.session_state.get(key))
-        if xy is not None and xy != applied.get(key):
-            applied[key] = xy
-            return _add_point(xy)
+    xy = _picked(st.session_state.get(PLANE))
+    if xy is not None and xy != applied.get(PLANE):
+        applied[PLANE] = xy
+        return _add_point(xy)
     return False
+
+
+PICKED = "_learning_picked"  # a click on the player's plane, kept by _keep_pick for the script
+
+
+def _keep_pick() -> None:
+    """The player's callback when a square of its plane is clicked (browser.picked): kept for
+    apply_pick, which the script runs before it draws the points."""
+    st.session_state[PICKED] = browser.picked(PAGE)
+
+
+def apply_pick() -> bool:
+    """A square clicked on the player's plane becomes one more of my points. True when a
+    point was added."""
+    picked = st.session_state.pop(PICKED, None)
+    xy = point_of(picked) if isinstance(picked, dict) else None
+    return xy is not None and _add_point(xy)
 
 
 def _add_point(xy: tuple[float, float]) -> bool:
@@ -104,6 +128,7 @@ def plane_section() -> None:
     c = plane_controls()
     if c.name == "mine":
         apply_click()
+        apply_pick()
     my_points_bar(c)
     pts = tuple(SETTINGS["pts"]) if c.name == "mine" else ()
     note = cache.plane_note(len(pts) if c.name == "mine" else c.n, c.N, c.per_frame)
@@ -124,51 +149,15 @@ def plane_section() -> None:
                                           np.zeros((0, 2)), True, "Click to add points"),
                         key=PLANE, on_select="rerun", selection_mode="points")
         return
+    look = (presenter(), projector())
     run_key = f"{c}|{len(pts)}|{hash(pts)}"
-
-    def body():
-        if c.name == "mine" and apply_click():  # a click reran only this fragment
-            st.rerun(scope="app")
-        if presenter():  # the player beside the plane: both on a 768 px projector's first
-            # screen, the curves below them
-            left, right = st.columns([3, 2], gap="medium", vertical_alignment="top")
-            heading = right.empty()  # the plane's title, the chart's own left out (compact)
-            with right:
-                t = play.player(PAGE, FRAMES, run_key)
-            curves = st.columns(2, gap="medium")
-        else:  # on a narrow screen the columns stack (ui/shell/responsive_css.py: _wide_row)
-            t = play.player(PAGE, FRAMES, run_key)
-            left, right = st.container(key="learning_wide_row").columns([3, 2], gap="large")
-            curves, heading = (right, right), None
-        steps = t * run.per_frame
-        # the colour bar names log p or E; "β = 2" kept on one line where the title wraps
-        title = f"After {steps} Adam steps, β\u00a0=\u00a0{c.beta:g}"
-        grid = ebm.plane_grid(run.path[t], c.beta, c.kind, LIMIT, figures.GRID)
-        fig = figures.plane(run.path, t, grid, c.kind, run.train, run.held,
-                            c.name == "mine", title, compact=presenter(),
-                            height=PRESENTER_PLANE if presenter() else figures.PLANE_HEIGHT)
-        if heading is not None:
-            heading.markdown(f"**{title}**")
-        if c.name == "mine":  # clicks add points
-            live(left, fig, PLANE, PAGE, on_select="rerun", selection_mode="points")
-        else:
-            live(left, fig, "learning_plane_view", PAGE)
-        with right:
-            m1, m2 = st.columns(2)
-            m1.metric("Training NLL", f"{run.nll[t]:.4f}", **play.step_delta(
-                None if t == 0 else f"{run.nll[t] - run.nll[0]:.3f} since step 0"))
-            m2.metric("Held-out NLL", f"{run.held_nll[t]:.4f}", **play.step_delta(
-                None if t == 0 else f"{run.held_nll[t] - run.held_nll[0]:.3f}"))
-        h = 300
-        live(curves[0], figures.nll_curves(np.arange(FRAMES + 1) * run.per_frame, run.nll,
-                                           run.held_nll, steps, height=h),
-             "learning_nll", PAGE)
-        drawn, _ = ebm.sample(run.path[t], c.beta, max(SAMPLES, len(run.train)),
-                              rng=[c.seed, t])
-        live(curves[1], figures.samples(drawn, run.train, height=h), "learning_samples", PAGE)
-        play.stop_if_done(PAGE, t, FRAMES)
-
-    play.animated(PAGE, body)
+    key = ("learning-player", dataclasses.astuple(c), pts, *look)
+    data = shared(key, lambda: browser.frames.encoded(player_frames.payload(
+        PAGE, run_key, run, c.beta, c.kind, c.seed, c.name == "mine", *look)))
+    browser.show(PAGE, data, on_pick=_keep_pick if c.name == "mine" else None)
+    steps = np.arange(FRAMES + 1) * run.per_frame
+    chart_numbers.show_columns(st, {"Adam steps": steps, "training NLL": run.nll, "held-out NLL": run.held_nll},
+                               "learning_numbers", "Every step of this run")
 
 
 # ------------------------------------------------------------------ your images

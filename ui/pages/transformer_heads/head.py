@@ -10,14 +10,12 @@ import streamlit as st
 
 from hopfield_core.heads import analysis, kinds
 from ui.charts import chart_numbers
-from ui.charts.figures import energy_curve
-from ui.player import play
-from ui.player.live_charts import live, live_text
+from ui.player import browser
+from ui.serving.shared_cache import shared
 from ui.serving.text import ordinal, quoted
-from ui.settings.layer import publish
-from ui.store import shared_settings
+from ui.settings.modes import presenter, projector
 
-from . import cache, figures
+from . import cache, player_frames
 from .cache import Input
 from .sections import token_list
 from .settings import PAGE
@@ -43,17 +41,18 @@ def choose(inp: Input) -> tuple[int, int, int]:
     return min(layer, inp.L - 1), min(head, inp.H - 1), min(token, inp.N - 1)
 
 
-def linked_step(run_key: str, T: int) -> None:
-    """The player's first run in a session starts at the link's step (kept within 0 .. T);
-    after that the player's own cursor rules, and a new head starts at 0."""
-    if st.session_state.get(f"{PAGE}_run") is not None:
-        return
+def linked_start(run_key: str, T: int) -> int:
+    """The step the player opens at: the link's (kept within 0 .. T, said so when past T) for the
+    first query the session shows, 0 for any other (a new head starts at its start). The player
+    runs in the browser, so its later steps do not reach the link."""
+    first = st.session_state.setdefault(f"_{PAGE}_linked_run", run_key)
+    if first != run_key:
+        return 0
     step = S.value("iteration")
     if step > T:
         st.caption(f"The link's step {step} is past this query's last step, {T}: showing "
                    f"step {T}.")
-    st.session_state[f"{PAGE}_run"] = run_key
-    st.session_state[f"{PAGE}_t"] = min(step, T)
+    return min(step, T)
 
 
 # Ramsauer et al. 2020, eq. 2, with the head's keys as the stored patterns (fixed_point.energy)
@@ -78,14 +77,6 @@ def landing_words(inp: Input, layer: int, head: int, token: int) -> str:
             f"one step {int(np.sum(one == b))} put their most weight there.")
 
 
-def step_sentence(inp: Input, weights: np.ndarray, t: int, T: int, E: float) -> str:
-    """What the bars show at step t, in words (plain text)."""
-    k = kinds.k90(weights)
-    where = "the real attention" if t == 0 else ("the fixed point" if t == T else f"step {t} of {T}")
-    return (f"At {where}: k90 = {k} of {inp.N} tokens, so this query is {kinds.kind_name(k, inp.N)}; "
-            f"energy {E:.6g}.")
-
-
 def section(inp: Input, input_key: str) -> None:
     st.subheader("One head settles")
     if inp.model == "minilm":
@@ -105,25 +96,15 @@ def section(inp: Input, input_key: str) -> None:
     W, E, T = run.extras["weights"], run.energies, run.steps  # W (T+1, N), E (T+1,)
     first, last = kinds.k90(W[0]), kinds.k90(W[T])
     run_key = f"{input_key}|{layer}|{head}|{token}"
-    linked_step(run_key, T)
-
-    def frame() -> None:
-        t = play.player(PAGE, T, run_key)
-        if S.value("iteration") != t:  # the link follows the player (a fragment's run, too)
-            S.assign("iteration", t)
-            if not play.playing(PAGE):  # Play ends with a whole run, which writes the link
-                publish(shared_settings.SIDEBAR, shared_settings.LINK, S)
-        left, right = st.columns([3, 2])
-        bars = figures.attention_bars(W[t], inp.tokens, f"Attention of token {token}, layer "
-                                      f"{layer}, head {head}, step {t}")
-        live(left, bars, f"{PAGE}_bars", PAGE)
-        energy = energy_curve(E, t, title="Energy of the head's network")
-        live(right, energy, f"{PAGE}_energy", PAGE)
-        live_text(st, step_sentence(inp, W[t], t, T, float(E[t])), f"{PAGE}_describe", PAGE)
-        chart_numbers.show(st, [bars, energy], f"{PAGE}_head_numbers")
-        play.stop_if_done(PAGE, t, T)
-
-    play.animated(PAGE, frame)
+    start = linked_start(run_key, T)
+    look = (presenter(), projector())
+    data = shared(("head-player", run_key, start, *look), lambda: browser.frames.encoded(player_frames.payload(
+        PAGE, run_key, W, E, inp.tokens, layer, head, token, start, *look)))
+    browser.show(PAGE, data)
+    chart_numbers.show_columns(st, {"step": np.arange(T + 1), "energy": E,
+                                    **{f"weight of token {j} ({tok})": W[:, j]
+                                       for j, tok in enumerate(inp.tokens)}},
+                               f"{PAGE}_head_numbers", "Every step: the energy and each token's weight")
     converged = "reaches its fixed point" if run.converged else "stops at the step limit"
     st.caption(f"Blue bars: the k90 set, the fewest tokens holding 90 % of the attention. "
                f"This query {converged} after {T} updates: k90 goes from {first} "
