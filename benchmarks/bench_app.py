@@ -37,7 +37,8 @@ def _settings_change(at, page: str) -> tuple[float, float] | None:
     median of REPEAT changes back and forth between two values whose runs are cached), or None
     for a page with no slider of its own. What a student's change of a setting costs the server
     now that Step and Play cost it nothing (the player runs in the browser)."""
-    found = [x for x in at.slider if str(x.key or "").startswith(f"{page}_") and not isinstance(x.value, tuple)]
+    found = [x for x in at.slider if str(x.key or "").startswith(f"{page}_") and not isinstance(x.value, tuple)
+             and not x.disabled]
     if not found:
         return None
     key, first = found[0].key, found[0].value

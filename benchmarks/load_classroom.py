@@ -9,8 +9,8 @@ in the app dir (the repo by default; its .streamlit/config.toml applies as is, a
 --server-args adds flags), waits for /_stcore/health, then for each ramp starts that many
 students (tests/support/student.py, arrivals spread over --spread seconds), a probe that changes
 a setting every 0.5 s (its largest latency is the longest stall), --players students who open
-the Energy Transformer page at 100 steps and press Play (their browser plays and sends the server
-nothing; they stay connected through the ramp), and --chromium real Chromium sessions
+the Energy Transformer page at 100 steps and press Play before the others start (their browser
+plays and sends the server nothing; they stay connected through the ramp), and --chromium real Chromium sessions
 (Playwright, /usr/bin/chromium) that step in the browser player and open the ET page. Per ramp:
 sessions completed / failed and the first failure texts; p50 / p95 / p99 of a settings change,
 page open, ET completion and page switch; the
@@ -268,12 +268,16 @@ def run_ramp(server: Server, n: int, n_chromium: int, spread: float, deadline: f
         server.url, i, stop_probe, deadline, action_timeout, playing)) for i in range(n_players)]
     for th in player_threads:
         th.start()
+    while time.monotonic() < deadline and (len(playing) < n_players or any(  # all playing before the class acts
+            not r.latencies.get("open") and not r.failures for r in playing)):
+        time.sleep(0.1)
     threads = [threading.Thread(target=chromium_session, args=(server.url, i, deadline, results),
                                 daemon=True) for i in range(n_chromium)]
     for t in threads:
         t.start()
+    begin = time.monotonic()  # the class's arrivals spread from here (after the players opened)
     for i in range(n):
-        start_at = t0 + spread * i / max(1, n)
+        start_at = begin + spread * i / max(1, n)
         time.sleep(max(0.0, min(start_at, deadline) - time.monotonic()))
         th = threading.Thread(target=student, daemon=True, args=(
             server.url, i, next(_seed), deadline, action_timeout, results, think))

@@ -212,4 +212,4 @@ def test_every_figure_is_made_in_one_place():
              not line.lstrip().startswith(("#", '"""', "def "))]
     assert {f for f, _ in calls} <= {"ui/charts/figures.py", "ui/charts/charts.py", "ui/serving/boot.py"}, calls
     assert [c for f, c in calls if f == "ui/charts/figures.py"] == \
-        ["return go.Figure(data, style.finish(data, lay, width_px))"]
+        ["return go.Figure(data, lay, _validate=False)"]

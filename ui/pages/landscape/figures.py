@@ -138,7 +138,7 @@ def slice_chart(ts: np.ndarray, E: np.ndarray, betas, barriers, name_a: str, nam
                                    hovertemplate=f"β = {beta:g}: top of the barrier<br>t = %{{x:.3f}}, "
                                                  f"E = %{{y:.5g}}<br>height {bar.height:.4g}<extra></extra>"))
     band = dict(type="rect", x0=0, x1=1, xref="x", y0=0, y1=1, yref="paper",
-                fillcolor="rgba(140,149,159,0.10)", line_width=0, layer="below")
+                fillcolor="rgba(140,149,159,0.10)", line=dict(width=0), layer="below")
     shapes = [band] + [vline(t, color=GREY, dash="dot") for t in (0, 1)]
     notes = [note(t, 1.0, f"<b>{name}</b>", yref="paper", yanchor="bottom")
              for t, name in ((0, name_a), (1, name_b))]
