@@ -7,7 +7,9 @@
    server now that Step and Play run in the browser (benchmarks/bench_player.py). Measured in
    Streamlit's AppTest (the script's server-side time), beside the rerun of a bare page (a
    title and a line of text) measured the same way. Goal: a cached interaction under 100 ms.
-2. Cold start: from `streamlit run app.py` to the first painted page (the h1 visible) in
+2. The frame policy's middleware (every HTTP answer's Content-Security-Policy), per request,
+   beside the bare ASGI app it wraps.
+3. Cold start: from `streamlit run app.py` to the first painted page (the h1 visible) in
    headless Chromium, beside the same for a bare one-line app. Goal: under 5 s.
 """
 from __future__ import annotations
@@ -77,6 +79,38 @@ def rerun_table() -> list[tuple]:
     return rows
 
 
+def middleware_cost(n: int = 20_000) -> tuple[float, float]:
+    """Seconds per HTTP request through the frame-policy middleware (ui/serving/frame_policy.py,
+    app.py) around a bare ASGI app that answers at once, and through the bare app alone: what
+    the policy adds to every request the server answers."""
+    import asyncio
+
+    from ui.serving.frame_policy import FrameAncestors
+
+    async def bare(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/plain"), (b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def nothing():
+        return {"type": "http.request", "body": b""}
+
+    async def sink(message):
+        return None
+
+    scope = {"type": "http", "method": "GET", "path": "/", "headers": []}
+
+    async def per_request(app) -> float:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            await app(scope, nothing, sink)
+        return (time.perf_counter() - t0) / n
+
+    wrapped = FrameAncestors(bare, ["https://lms.school.org"])
+    return (statistics.median(asyncio.run(per_request(wrapped)) for _ in range(5)),
+            statistics.median(asyncio.run(per_request(bare)) for _ in range(5)))
+
+
 def cold_start(script: Path, cwd: Path) -> float:
     """Seconds from launching `streamlit run` to the page's h1 painted in Chromium."""
     from playwright.sync_api import sync_playwright
@@ -103,6 +137,10 @@ def main() -> None:
     for what, t, peer in rerun_table():
         goal = "(computes a run)" if what.endswith("new run") else f"< 100 ms: {'ok' if t < 0.1 else 'SLOW'}"
         print(f"| {what} | {t * 1e3:.1f} | {peer * 1e3:.1f} | {t / peer:.1f} | {goal} |")
+    policy, bare = middleware_cost()
+    print("\n## The frame policy's middleware, per HTTP request (median of 5 x 20,000)\n")
+    print_table_head("path", "µs", "bare ASGI app (µs)", "added (µs)")
+    print(f"| FrameAncestors around the bare app | {policy * 1e6:.2f} | {bare * 1e6:.2f} | {(policy - bare) * 1e6:.2f} |")
     if chromium.missing():
         print(f"\n({chromium.missing()}: cold start not measured)")
         return

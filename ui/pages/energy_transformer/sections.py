@@ -66,12 +66,11 @@ def look_step(T: int) -> int:
     """The step that "Why the energy falls" (M's eigenvalues) and "Inside the model" look at: a
     slider of its own, the last step unless a student moves it (each step is computed once, when
     looked at, and cached for the class). The player's Step and Play stay in the browser."""
-    if st.session_state.get(LOOK, T) > T:
-        st.session_state[LOOK] = T
     if T == 0:
         return 0
-    return int(st.slider("The step to look at, in this section and inside the model", 0, T,
-                         st.session_state.get(LOOK, T), key=LOOK))
+    if st.session_state.get(LOOK, T) > T or LOOK not in st.session_state:
+        st.session_state[LOOK] = T  # the slider's value comes from here alone (no default beside it)
+    return int(st.slider("The step to look at, in this section and inside the model", 0, T, key=LOOK))
 
 
 def frame(run: Run, model, c) -> None:
