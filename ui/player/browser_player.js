@@ -118,6 +118,22 @@ function lowerTitle(layout) {
   title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.ceil((lines - 1) * size * 0.65) };
 }
 
+// Charts are drawn in the frame after the step changed: the step's count, pictures, numbers and
+// words paint at once, and every chart that changed follows together one frame later (Plotly's
+// redraw of a contour or a cloud takes tens of ms; the charts never show different steps).
+const dirty = new Set();
+let drawing = 0;
+function drawCharts() {
+  drawing = 0;
+  const now = [...dirty];
+  dirty.clear();
+  for (const panel of now) panel.paint();
+}
+function later(panel) {
+  dirty.add(panel);
+  if (!drawing) drawing = requestAnimationFrame(() => { drawing = requestAnimationFrame(drawCharts); });
+}
+
 function chartPanel(spec, S) {
   const box = el("div", "hp-chart");
   const first = JSON.parse(spec.layouts[spec.frames[0][0]]);
@@ -130,6 +146,11 @@ function chartPanel(spec, S) {
     draw(t) {
       panel.wanted = t;
       if (!window.Plotly || t === panel.shown || (!panel.visible && panel.shown >= 0)) return;
+      later(panel);
+    },
+    paint() {
+      const t = panel.wanted;
+      if (!window.Plotly || t === panel.shown || !box.isConnected) return;
       const [li, ti] = spec.frames[t];
       const layout = JSON.parse(spec.layouts[li]);
       layout.autosize = true;
@@ -142,6 +163,7 @@ function chartPanel(spec, S) {
       window.Plotly.react(box, data, layout, { displayModeBar: false, responsive: true });
       if (spec.pick && !panel.picking) { panel.picking = true; picked(spec, S, box); }
       panel.shown = t;
+      box.dataset.frame = String(t);  // the frame this chart shows (tests wait for it)
     },
   };
   box.__hpPanel = panel;
