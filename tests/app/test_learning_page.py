@@ -266,14 +266,15 @@ def between(x) -> bool:
 
 def test_the_planes_colour_bar_lies_under_the_plot_and_the_plane_sits_beside_the_curves():
     """The plane's colour bar is under the square plot, not beside it (beside it, it stood
-    taller than the plot on a phone); the plane's row puts the curves in a second column, which
-    the player's own layout stacks under it on a narrow screen (browser_player.css, issue 30)."""
+    taller than the plot on a phone); the plane's row puts the numbers and the curves in a second
+    column (the plane right under the player: on a 1024 x 768 projector's first screen), which the
+    player's own layout stacks under it on a narrow screen (browser_player.css, issue 30)."""
     from tests.support.apptest import bar_under_the_plot
 
     at = open_app(PAGE)
     bar_under_the_plot(plane(at))
     assert plane(at)["layout"]["title"]["text"].startswith("After 0 Adam steps")
-    assert [["plane", 3], [["curves", "samples"], 2]] in player.payload(at, PAGE)["layout"]
+    assert [["plane", 3], [["nll_train", "nll_held", "curves", "samples"], 2]] in player.payload(at, PAGE)["layout"]
 
 
 def test_presenter_mode_puts_the_plane_beside_the_player_and_the_lede_below():

@@ -114,24 +114,17 @@ def student(base_url: str, index: int, et_seed: int, deadline: float,
     return rec
 
 
-def probe(base_url: str, stop: threading.Event, deadline: float, period: float = 0.5,
-          timeout: float = 60.0, out: list | None = None) -> Record:
-    """Changes a setting (the query's seed, back and forth) every `period` seconds until `stop`
-    is set: its largest latency is the longest stall a student at the projector would see."""
-    rec = Record("probe", started=time.monotonic())
+def _session(name: str, base_url: str, deadline: float, timeout: float, out: list | None, act) -> Record:
+    """One client that connects, runs act(actor, client) and leaves; its record (in `out` at
+    once, if given) keeps the failures, an exception included."""
+    rec = Record(name, started=time.monotonic())
     if out is not None:
         out.append(rec)
     c = StClient(base_url, timeout=timeout)
     a = _Actor(rec, c, deadline)
     try:
         c.connect()
-        a.do("open", c.open, *CLASS_LINK)
-        for n in range(int((deadline - time.monotonic()) / period) + 1):
-            if stop.is_set():
-                break
-            t0 = time.monotonic()
-            a.do("settings", c.set_value, "q_seed", SEEDS[n % 2])
-            stop.wait(max(0.0, period - (time.monotonic() - t0)))
+        act(a, c)
         rec.completed = not rec.failures
     except Exception as e:
         rec.failures.append(f"{type(e).__name__}: {e}")
@@ -139,6 +132,21 @@ def probe(base_url: str, stop: threading.Event, deadline: float, period: float =
         c.close()
         rec.ended = time.monotonic()
     return rec
+
+
+def probe(base_url: str, stop: threading.Event, deadline: float, period: float = 0.5,
+          timeout: float = 60.0, out: list | None = None) -> Record:
+    """Changes a setting (the query's seed, back and forth) every `period` seconds until `stop`
+    is set: its largest latency is the longest stall a student at the projector would see."""
+    def act(a, c):
+        a.do("open", c.open, *CLASS_LINK)
+        for n in range(int((deadline - time.monotonic()) / period) + 1):
+            if stop.is_set():
+                break
+            t0 = time.monotonic()
+            a.do("settings", c.set_value, "q_seed", SEEDS[n % 2])
+            stop.wait(max(0.0, period - (time.monotonic() - t0)))
+    return _session("probe", base_url, deadline, timeout, out, act)
 
 
 PLAY_LINK = ("energy_transformer", "steps=100")  # what a student pressing Play has open
@@ -150,20 +158,7 @@ def player(base_url: str, index: int, stop: threading.Event, deadline: float, ti
     its frames come with the page (kept as "open"); Play then runs in their browser and sends
     the server nothing (tests/e2e/test_player_e2e.py), so the session stays open, silent, until
     `stop` is set."""
-    rec = Record(f"player {index}", started=time.monotonic())
-    if out is not None:
-        out.append(rec)
-    c = StClient(base_url, timeout=timeout)
-    a = _Actor(rec, c, deadline)
-    try:
-        c.connect()
+    def act(a, c):
         a.do("open", c.open, *PLAY_LINK)
         stop.wait(max(0.0, deadline - time.monotonic()))
-        rec.completed = not rec.failures
-    except Exception as e:
-        rec.failures.append(f"{type(e).__name__}: {e}")
-    finally:
-        c.close()
-        rec.ended = time.monotonic()
-    return rec
-
+    return _session(f"player {index}", base_url, deadline, timeout, out, act)

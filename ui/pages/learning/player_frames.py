@@ -39,13 +39,13 @@ def sentence(steps: int, frame: int, last: int, nll: float, held: float) -> str:
 
 def layout(presenter: bool) -> list[list]:
     """Presenter mode: the plane beside the player and the numbers (both on a 768 px projector's
-    first screen), the curves under them; else the player, the numbers, the plane beside the
-    curves (stacked on a narrow screen)."""
+    first screen), the curves under them; else the player, then the plane beside the numbers and
+    the curves (the plane on a 1024 x 768 projector's first screen; stacked on a narrow screen)."""
     if presenter:
         return [[["plane", 3], [["describe", frames.CONTROLS, "nll_train", "nll_held"], 2]],
                 [["curves", 1], ["samples", 1]]]
-    return [[[frames.CONTROLS, 1]], [["nll_train", 1], ["nll_held", 1]],
-            [["plane", 3], [["curves", "samples"], 2]], [["describe", 1]]]
+    return [[[frames.CONTROLS, 1]], [["plane", 3], [["nll_train", "nll_held", "curves", "samples"], 2]],
+            [["describe", 1]]]
 
 
 def payload(page: str, run_key: str, run, beta: float, kind: str, seed: int, clickable: bool,

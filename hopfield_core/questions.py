@@ -1,0 +1,172 @@
+"""Prediction questions whose right answer the model computes: a lesson asks a student what a
+run will do before it is shown, and the answer is read from the run itself, never typed.
+
+A kind offers its options for the run's setting (the stored patterns' names, whether the update
+is synchronous) and reads the right one, with a sentence of what happened, from the finished run.
+Every kind's options end with NOT_SURE, and they cover every outcome the run can have (a run
+that did not settle within its step limit included), so the right answer is always one of them.
+
+# N patterns, d neurons, T steps
+# traj: a Trajectory (states (T+1, d), energies (T+1,), converged, cycle, extras)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .analysis import energy_rises, overlaps, verdict
+from .modern import fixed_point_kind, k90
+
+NOT_SURE = "not_sure"
+NOT_SURE_LABEL = "Not sure yet"
+SHOWN_OVERLAPS = 2  # the comparison names this many of the largest overlaps
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str    # stable: what a saved prediction holds ("pattern:1", "mirror", "yes", "single", ...)
+    label: str  # what the student reads (pattern names come from users: shown as plain text)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the run did, read as an answer: the right option's key and a sentence saying what
+    happened, with the numbers that show it."""
+
+    right: str
+    says: str
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    question: str  # asked before the run is shown
+
+
+def with_not_sure(options: list[Option]) -> list[Option]:
+    return [*options, Option(NOT_SURE, NOT_SURE_LABEL)]
+
+
+def _largest(m: np.ndarray, names: list[str], n: int = SHOWN_OVERLAPS) -> str:
+    """"overlap with H 0.62, with O 0.58": the n patterns of largest |overlap| at the end."""
+    order = np.argsort(-np.abs(m), kind="stable")[:n]
+    return "overlap " + ", ".join(f"with {names[i]} {m[i]:.2f}" for i in order)
+
+
+# ------------------------------------------------------------------ where the query ends
+
+DESTINATION = Kind("destination", "Where will the query end?")
+
+
+def destination_options(names: list[str], binary: bool, sync: bool) -> list[Option]:
+    """Each stored pattern by name, then what else a run of this network can end in: for
+    bipolar states a pattern's inverse and a state that is no pattern (a mixture or spurious);
+    for the continuous network a blend of patterns (metastable or global); a 2-cycle where the
+    update is synchronous; no fixed point within the step limit."""
+    options = [Option(f"pattern:{i}", f"pattern {name}") for i, name in enumerate(names)]
+    if binary:
+        options += [Option("mirror", "the inverse of a stored pattern"),
+                    Option("other", "a state that is no stored pattern (a mixture or spurious)")]
+    else:
+        options.append(Option("blend", "a blend of several patterns (metastable or global)"))
+    if sync:
+        options.append(Option("cycle", "a 2-cycle: it flips back and forth"))
+    options.append(Option("unsettled", "nowhere within the step limit"))
+    return with_not_sure(options)
+
+
+def destination(traj, X: np.ndarray, names: list[str], binary: bool) -> Outcome:
+    """Where the run ended (analysis.verdict), with its largest overlaps."""
+    v = verdict(traj, X, binary)
+    m = overlaps(traj.final, X)
+    numbers = _largest(m, names)
+    if v.kind == "retrieved":
+        return Outcome(f"pattern:{v.pattern}", f"The query settled on pattern {names[v.pattern]}: {numbers}.")
+    if v.kind == "mirror":
+        return Outcome("mirror", f"The query settled on the inverse of {names[v.pattern]}: {numbers}.")
+    if v.kind in ("mixture", "spurious"):
+        what = "a mixture" if v.kind == "mixture" else "a spurious state"
+        return Outcome("other", f"The query settled into {what}: {numbers}.")
+    if v.kind in ("metastable", "global"):
+        return Outcome("blend", f"The query settled into a {v.kind} blend: {numbers}.")
+    if v.kind == "cycle":
+        return Outcome("cycle", f"The query fell into a 2-cycle: it flips between two states ({numbers} "
+                                "at the last one).")
+    return Outcome("unsettled", f"The query did not settle within {traj.steps} steps: {numbers} at the last.")
+
+
+# ------------------------------------------------------------------ will the energy rise
+
+RISES = Kind("energy_rises", "Will the energy ever rise during this run?")
+
+
+def rises_options() -> list[Option]:
+    return with_not_sure([Option("yes", "yes, at some step"), Option("no", "no, never")])
+
+
+def rises(traj) -> Outcome:
+    """Whether E(t) > E(t-1) at any step, beyond rounding (analysis.energy_rises)."""
+    up = energy_rises(traj.energies)
+    E = np.asarray(traj.energies, dtype=np.float64)
+    if up.size:
+        steps = ", ".join(str(int(t)) for t in up[:5]) + (" and more" if up.size > 5 else "")
+        return Outcome("yes", f"The energy rose at step {steps}: from {E[0]:.6g} to {E[-1]:.6g} in all.")
+    return Outcome("no", f"The energy never rose: from {E[0]:.6g} to {E[-1]:.6g} in {traj.steps} steps.")
+
+
+# ------------------------------------------------------------------ the modern network's fixed point
+
+FIXED_POINT = Kind("fixed_point", "What kind of fixed point will the query reach at this β?")
+FIXED_POINT_LABELS = {"single": "single: one pattern holds 90 % of the weight",
+                      "metastable": "metastable: a few patterns share it",
+                      "global": "global: (nearly) all patterns share it"}
+
+
+def fixed_point_options() -> list[Option]:
+    return with_not_sure([Option(k, label) for k, label in FIXED_POINT_LABELS.items()])
+
+
+def fixed_point(traj, names: list[str]) -> Outcome:
+    """The kind of the run's last state by its softmax weights (k90: the fewest patterns
+    holding 90 % of the weight; modern.fixed_point_kind)."""
+    p = np.asarray(traj.weights[-1], dtype=np.float64)
+    kind, k = fixed_point_kind(p), k90(p)
+    top = np.argsort(-p, kind="stable")[:min(k, SHOWN_OVERLAPS + 1)]
+    shares = ", ".join(f"{names[i]} {p[i]:.2f}" for i in top)
+    end = "its fixed point" if traj.converged else f"step {traj.steps}, the step limit"
+    return Outcome(kind, f"At {end} k90 = {k} of {len(p)} patterns: a {kind} state (weights {shares}).")
+
+
+# ------------------------------------------------------------------ the Energy Transformer
+
+ERROR_FALLS = Kind("error_falls", "Will the error on the hidden patches be lower after the run than at its start?")
+
+
+def error_falls_options() -> list[Option]:
+    return with_not_sure([Option("lower", "lower: the steps fill the hole better"),
+                          Option("same", "about the same (within 1 %)"),
+                          Option("higher", "higher: the steps make it worse")])
+
+
+def error_falls(mse: np.ndarray) -> Outcome:
+    """The hidden patches' mean squared error at the last step against step 0: within 1 % is
+    "about the same"."""
+    e = np.asarray(mse, dtype=np.float64)
+    change = (e[-1] - e[0]) / e[0] if e[0] > 0 else 0.0
+    key = "same" if abs(change) <= 0.01 else ("lower" if change < 0 else "higher")
+    return Outcome(key, f"The hidden-patch error went from {e[0]:.4f} to {e[-1]:.4f} "
+                        f"({100 * change:+.1f} %) over {len(e) - 1} steps.")
+
+
+KINDS = {k.key: k for k in (DESTINATION, RISES, FIXED_POINT, ERROR_FALLS)}
+
+
+def compare(predicted: str, options: list[Option], outcome: Outcome) -> str:
+    """The sentence a student reads when the run ends: their prediction, then what happened.
+    `predicted` is an option's key (NOT_SURE included)."""
+    label = {o.key: o.label for o in options}
+    said = "You were not sure yet." if predicted == NOT_SURE else f"You predicted {label.get(predicted, predicted)}."
+    verdict_words = "" if predicted == NOT_SURE else (" That is right." if predicted == outcome.right
+                                                      else f" The answer: {label[outcome.right]}.")
+    return f"{said} {outcome.says}{verdict_words}"
