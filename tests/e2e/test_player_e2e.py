@@ -19,6 +19,10 @@ STEP_MS = """async ([sel, n]) => {
   const step = root.querySelector('button[data-role=step]');
   const out = [];
   for (let i = 0; i < n; i++) {
+    if (step.disabled) {  // at the run's end: back to its start (untimed), then on
+      root.querySelector('button[data-role=reset]').click();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    }
     const before = root.dataset.step;
     const t0 = performance.now();
     step.click();
@@ -128,10 +132,9 @@ def test_on_every_player_page_step_shows_the_next_step_at_once_and_tells_no_serv
     sel = open_player(page, server, address)
     wait_idle(page)
     sent = sent_frames(page)
-    T = int(re.search(r"of (\d+)", page.locator(f"{sel} .hp-count").inner_text()).group(1))
-    ms = page.evaluate(STEP_MS, [sel, min(3, T)])
+    ms = page.evaluate(STEP_MS, [sel, 5])  # a short run (dense: 2 steps) goes back to 0 between
     assert ms is not None, "Step did not change the step"
-    assert sorted(ms)[len(ms) // 2] < 100, ms  # the median Step to the next painted frame, in the page
+    assert sorted(ms)[2] < 100, ms  # the median of 5 Steps to the next painted frame, in the page
     page.locator(f"{sel} button[data-role=reset]").click()
     follow = page.evaluate(CHARTS_FOLLOW, sel)  # and the charts follow, together, within a second
     assert follow is not None and follow < 1000, follow
