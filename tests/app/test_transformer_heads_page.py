@@ -315,8 +315,10 @@ def test_a_link_opens_the_player_at_its_step():
     at = open_app(PAGE, {"layer": "0", "head": "0", "token": "1", "iteration": "3"})
     p = player.payload(at, PAGE)
     assert p["start"] == 3 and len(array(chart(at, "energy")["data"][0]["y"])) == 4
+    assert at.query_params["iteration"] == "3"
     at.number_input(key=f"{PAGE}_head").set_value(1).run()  # a new head starts at step 0
     assert player.payload(at, PAGE)["start"] == 0
+    assert at.query_params.get("iteration", "0") == "0"  # and its link says so
     at = open_app(PAGE, {"iteration": "200"})  # past the query's last step: its last step, said so
     T = player.steps(at, PAGE)
     assert player.payload(at, PAGE)["start"] == T

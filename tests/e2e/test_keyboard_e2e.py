@@ -128,13 +128,19 @@ def test_the_focus_is_not_taken_from_a_field_when_a_run_ends(page, server):
     assert focus_role(page) == "st-key-classical_steps"
 
 
+def open_editor(pg) -> None:
+    """The pattern editor opened, its two grids drawn. Each grid is a component whose script
+    loads on its own: a busy machine draws its cells after the rerun is over, and a Tab, a drag
+    or a key before that goes past them."""
+    pg.locator(".st-key-classical_editor summary").click()
+    wait_idle(pg)
+    for name in ("Drawing", "Query"):
+        pg.locator(f'[role="grid"][aria-label^="{name}"] [role="gridcell"][tabindex="0"]').first.wait_for()
+
+
 def test_draw_a_pattern_with_the_arrow_keys_and_space_and_store_it(page, server):
     open_classical(page, server)
-    page.locator(".st-key-classical_editor summary").click()
-    wait_idle(page)
-    # the grid is a component whose script loads on its own: wait for its first cell (a busy
-    # machine draws it after the rerun is over, and a Tab before that lands past it)
-    page.locator('[role="grid"][aria-label^="Drawing"] [role="gridcell"]').first.wait_for()
+    open_editor(page)
     page.locator(".st-key-classical_editor summary").focus()
     page.keyboard.press("Tab")  # the drawing grid is the first stop in the editor
     role, label = page.evaluate(DEEP_ACTIVE_LABEL)
@@ -167,8 +173,7 @@ def test_draw_a_pattern_with_the_arrow_keys_and_space_and_store_it(page, server)
 
 def test_flip_a_query_pixel_from_the_keyboard(page, server):
     open_classical(page, server)
-    page.locator(".st-key-classical_editor summary").click()
-    wait_idle(page)
+    open_editor(page)
     query = page.locator('[role="grid"][aria-label^="Query"]')
     before = query.locator('[role="gridcell"]').nth(17).get_attribute("aria-label")
     query.locator('[role="gridcell"][tabindex="0"]').focus()
@@ -184,8 +189,7 @@ def test_flip_a_query_pixel_from_the_keyboard(page, server):
 def test_the_mouse_still_clicks_and_drags(page, server):
     """The grid replaced a clickable picture: a drag paints a rectangle, a click toggles a cell."""
     open_classical(page, server)
-    page.locator(".st-key-classical_editor summary").click()
-    wait_idle(page)
+    open_editor(page)
     grid = page.locator('[role="grid"][aria-label^="Drawing"]')
     box = grid.bounding_box()
     cell = box["width"] / 16

@@ -127,3 +127,24 @@ def test_withheld_steps_are_not_in_the_payload_at_all():
     np.testing.assert_array_equal(frames.pixels_at(w["panels"]["state"], 0), np.full((2, 2, 3), 9))
     whole = frames.withheld(p, 3)
     assert frames.encoded(whole) == frames.encoded(p) or whole["panels"]["describe"] == p["panels"]["describe"]
+
+
+def test_a_column_may_stack_panels_and_a_follower_takes_some_of_them():
+    """A layout's column is one panel or a stack of them (the learning page's numbers and curves
+    beside its plane); the payload checks every stacked id, and a follower that takes panels out
+    of a stack leaves the rest of the stack where it was."""
+    n = 3
+    texts = frames.live([f"step {t}" for t in range(n)])
+    metric = frames.metric("E", ["1", "2", "3"], ["", "", ""], ["off"] * 3)
+    panels = {"a": texts, "b": metric, "c": frames.live(["x"] * n), "d": frames.live(["y"] * n)}
+    layout = [[[frames.CONTROLS, 1]], [["a", 3], [["b", "c", "d"], 2]]]
+    p = frames.payload("page", "run", n - 1, panels, layout)
+    with pytest.raises(ValueError, match="'e'"):
+        frames.payload("page", "run", n - 1, panels, [[["a", 1], [["b", "e"], 1]]])
+    lead, follow = frames.follower(p, ["c"], [[["c", 1]]])
+    assert lead["layout"] == [[[frames.CONTROLS, 1]], [["a", 3], [["b", "d"], 2]]]
+    lead, _ = frames.follower(p, ["b", "c", "d"], [[["b", 1], ["c", 1], ["d", 1]]])
+    assert lead["layout"] == [[[frames.CONTROLS, 1]], [["a", 3]]] and set(lead["panels"]) == {"a"}
+    lead, _ = frames.follower(p, ["b", "c"], [[["b", 1], ["c", 1]]])
+    assert lead["layout"][1] == [["a", 3], ["d", 2]]  # a stack of one is that panel
+    assert follow["follow"] and set(follow["panels"]) == {"c"}

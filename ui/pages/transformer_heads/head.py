@@ -47,6 +47,8 @@ def linked_start(run_key: str, T: int) -> int:
     runs in the browser, so its later steps do not reach the link."""
     first = st.session_state.setdefault(f"_{PAGE}_linked_run", run_key)
     if first != run_key:
+        if S.value("iteration"):
+            S.assign("iteration", 0)  # the link opens this query where the player does: at 0
         return 0
     step = S.value("iteration")
     if step > T:
