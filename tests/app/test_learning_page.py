@@ -8,7 +8,7 @@ import pytest
 
 from hopfield_core import ebm, ebm_data
 from tests.support import player
-from tests.support.apptest import array, open_app, open_tab
+from tests.support.apptest import array, open_app, open_numbers, open_tab
 from ui.pages.learning import cache, explain, figures, sections
 from ui.pages.learning.settings import FRAMES
 
@@ -93,8 +93,9 @@ def test_the_player_walks_the_training():
     # at step 0 a grey line in the delta's place: the metric keeps its height when Play starts
     assert [metric(at, m)[1:] for m in ("nll_train", "nll_held")] == [("step 0: the start", "off")] * 2
     # the numbers of every step, for a table and a CSV
-    assert "learning_numbers" in [e.key for e in at.expander if e.key] or any(
-        "Show the numbers" in e.label for e in at.expander)
+    table = open_numbers(at, "learning_numbers").dataframe[0].value
+    np.testing.assert_array_equal(table["Adam steps"].to_numpy(), np.arange(FRAMES + 1) * 5)
+    np.testing.assert_allclose(table["held-out NLL"].to_numpy(), np.array(t.held)[::5])
 
 
 def test_the_energy_background_is_the_cores_energy():
