@@ -93,7 +93,8 @@ def destination(traj, X: np.ndarray, names: list[str], binary: bool) -> Outcome:
     if v.kind == "cycle":
         return Outcome("cycle", f"The query fell into a 2-cycle: it flips between two states ({numbers} "
                                 "at the last one).")
-    return Outcome("unsettled", f"The query did not settle within {traj.steps} steps: {numbers} at the last.")
+    steps = f"{traj.steps} step{'' if traj.steps == 1 else 's'}"
+    return Outcome("unsettled", f"The query did not settle within {steps}: {numbers} at the last.")
 
 
 # ------------------------------------------------------------------ will the energy rise
@@ -153,8 +154,11 @@ def error_falls(mse: np.ndarray) -> Outcome:
     """The hidden patches' mean squared error at the last step against step 0: within 1 % is
     "about the same"."""
     e = np.asarray(mse, dtype=np.float64)
-    change = (e[-1] - e[0]) / e[0] if e[0] > 0 else 0.0
-    key = "same" if abs(change) <= 0.01 else ("lower" if change < 0 else "higher")
+    if e[0] > 0:
+        change = (e[-1] - e[0]) / e[0]
+        key = "same" if abs(change) <= 0.01 else ("lower" if change < 0 else "higher")
+    else:  # no error at the start: any error at the end is higher
+        change, key = 0.0, ("same" if e[-1] <= 0 else "higher")
     return Outcome(key, f"The hidden-patch error went from {e[0]:.4f} to {e[-1]:.4f} "
                         f"({100 * change:+.1f} %) over {len(e) - 1} steps.")
 
