@@ -78,6 +78,17 @@ if not os.environ.get("HOPFIELD_UPLOAD_DIR") or (
 
     os.environ["HOPFIELD_UPLOAD_DIR"] = tempfile.mkdtemp(prefix="hopfield-uploads-")
     os.environ["_HOPFIELD_TEST_UPLOADS"] = os.environ["HOPFIELD_UPLOAD_DIR"]
+
+# The lessons' database likewise (ui/lessons/database.py): a throw-away data folder, never the
+# checkout's .data/, and never a server named in the environment.
+if not os.environ.get("HOPFIELD_DATA_DIR") or (
+        os.environ.get("PYTEST_XDIST_WORKER")
+        and os.environ.get("_HOPFIELD_TEST_DATA") == os.environ["HOPFIELD_DATA_DIR"]):
+    import tempfile
+
+    os.environ["HOPFIELD_DATA_DIR"] = tempfile.mkdtemp(prefix="hopfield-data-")
+    os.environ["_HOPFIELD_TEST_DATA"] = os.environ["HOPFIELD_DATA_DIR"]
+os.environ.pop("HOPFIELD_DATABASE_URL", None)
 # The class's budget of new images a minute (ui/store/upload_budget.py) is sized for a class,
 # not for a test run, whose sessions upload dozens a minute into one folder: a one-minute hold
 # lifts it to thousands. The tests of the budget and the flood set their own.
