@@ -21,6 +21,7 @@ class PageInfo:
     short: str | None = None     # Home's link to it, where shorter than the title
     warm: bool = False           # its cache module has a warm() for the process's start-up
     player: str | None = None    # the link's query that shows its browser player ("": as it opens)
+    questions: tuple[str, ...] = ()  # the kinds of prediction question a lesson's step can ask here
 
     @property
     def settings(self) -> str | None:
@@ -44,14 +45,16 @@ class PageInfo:
 PAGES = (
     PageInfo("home", "Home", ":material/home:", default=True),
     PageInfo("classical", "Classical network (1982)", ":material/grid_on:",
-             short="Classical network", player=""),
-    PageInfo("dense", "Dense associative memory", ":material/blur_on:", player=""),
-    PageInfo("modern", "Modern network & metastable states", ":material/scatter_plot:", player=""),
+             short="Classical network", player="", questions=("destination", "energy_rises")),
+    PageInfo("dense", "Dense associative memory", ":material/blur_on:", player="",
+             questions=("destination", "energy_rises")),
+    PageInfo("modern", "Modern network & metastable states", ":material/scatter_plot:", player="",
+             questions=("destination", "fixed_point")),
     PageInfo("landscape", "Energy landscape", ":material/landscape:"),
     PageInfo("side_by_side", "Side by side", ":material/view_column:"),
     PageInfo("attention", "The attention limit", ":material/hub:"),
     PageInfo("energy_transformer", "Energy Transformer", ":material/auto_fix_high:", warm=True,
-             player=""),
+             player="", questions=("error_falls", "energy_rises")),
     PageInfo("capacity_lab", "Capacity lab", ":material/science:"),
     PageInfo("learning", "Learning the memories", ":material/school:", player=""),
     PageInfo("attention_family", "Attention as an exponential family", ":material/functions:",
