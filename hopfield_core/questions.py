@@ -106,14 +106,18 @@ def rises_options() -> list[Option]:
     return with_not_sure([Option("yes", "yes, at some step"), Option("no", "no, never")])
 
 
-def rises(traj) -> Outcome:
-    """Whether E(t) > E(t-1) at any step, beyond rounding (analysis.energy_rises)."""
-    up = energy_rises(traj.energies)
+def rises(traj, rtol: float = 1e-9) -> Outcome:
+    """Whether E(t) > E(t-1) at any step, beyond rounding (analysis.energy_rises with rtol, the
+    page's own: float32 models such as the ET need a larger one). traj: anything with the run's
+    `energies` (T+1,)."""
+    up = energy_rises(traj.energies, rtol=rtol)
     E = np.asarray(traj.energies, dtype=np.float64)
+    steps = len(E) - 1
     if up.size:
         steps = ", ".join(str(int(t)) for t in up[:5]) + (" and more" if up.size > 5 else "")
         return Outcome("yes", f"The energy rose at step {steps}: from {E[0]:.6g} to {E[-1]:.6g} in all.")
-    return Outcome("no", f"The energy never rose: from {E[0]:.6g} to {E[-1]:.6g} in {traj.steps} steps.")
+    return Outcome("no", f"The energy never rose: from {E[0]:.6g} to {E[-1]:.6g} in {steps} "
+                         f"step{'' if steps == 1 else 's'}.")
 
 
 # ------------------------------------------------------------------ the modern network's fixed point
@@ -172,5 +176,5 @@ def compare(predicted: str, options: list[Option], outcome: Outcome) -> str:
     label = {o.key: o.label for o in options}
     said = "You were not sure yet." if predicted == NOT_SURE else f"You predicted {label.get(predicted, predicted)}."
     verdict_words = "" if predicted == NOT_SURE else (" That is right." if predicted == outcome.right
-                                                      else f" The answer: {label[outcome.right]}.")
+                                                      else f" The answer: {label.get(outcome.right, outcome.right)}.")
     return f"{said} {outcome.says}{verdict_words}"

@@ -28,7 +28,7 @@ def test_migrations_make_the_tables_from_empty_and_match_the_code(db):
     assert {tuple(u["column_names"]) for u in seen.get_unique_constraints("predictions")} == \
         {("lesson_id", "step", "student")}
     with create_engine(db).connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     database.forget(db)
     database.engine(db)  # a second process start: nothing to do, nothing lost
     assert lesson_store.count(db) == (0, 0)
@@ -183,3 +183,27 @@ def test_the_sqlite_file_is_in_wal_mode_with_full_sync(tmp_path):
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     database.forget(address)
+
+
+def test_an_older_database_is_upgraded_with_its_predictions_kept(db):
+    from alembic import command
+    from alembic.config import Config
+
+    old = database.make_engine(db)
+    config = Config()
+    config.set_main_option("script_location", str(database.MIGRATIONS))
+    with old.begin() as conn:  # the database as the first release made it
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+        conn.execute(text("INSERT INTO lessons (code, title, body, key_hash, created, updated) "
+                          "VALUES ('ABC234', 't', '{}', 'x', 0, 0)"))
+        conn.execute(text("INSERT INTO predictions (lesson_id, step, student, option, reason, at) "
+                          "VALUES (1, 0, 'aaaaaaaaaaaaaaaa', 'mirror', 'r', 1)"))
+    old.dispose()
+    kept = lesson_store.predictions_of("ABC234", "a" * 16, db)  # opens, so migrates to the newest
+    assert kept[0].option == "mirror" and kept[0].outcome is None and kept[0].correct is None
+    me = codes.new_student()
+    said = "You predicted the inverse of a stored pattern. The query settled on pattern H. The answer: pattern H."
+    lesson_store.predict("ABC234", 1, me, "mirror", "", db, outcome=said, correct=False)
+    got = lesson_store.predictions_of("ABC234", me, db)[1]
+    assert got.outcome == said and got.correct is False

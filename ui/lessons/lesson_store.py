@@ -44,6 +44,12 @@ class Prediction:
     option: str
     reason: str
     at: float
+    outcome: str | None = None   # what the model answered, compared with it (at the lock)
+    correct: bool | None = None  # None: "Not sure yet"
+
+
+_FIELDS = (predictions.c.step, predictions.c.option, predictions.c.reason, predictions.c.at,
+           predictions.c.outcome, predictions.c.correct)
 
 
 class WrongKey(PermissionError):
@@ -112,7 +118,7 @@ def remove(code: str, key, address: str | None = None) -> None:
 
 
 def predict(code: str, step: int, student: str, option: str, reason: str = "",
-            address: str | None = None) -> Prediction:
+            address: str | None = None, outcome: str | None = None, correct: bool | None = None) -> Prediction:
     """Lock a student's prediction for a step; the one already locked wins. LookupError for an
     unknown lesson; ValueError for an id or a reason that cannot be kept."""
     if not codes.is_student(student):
@@ -128,8 +134,9 @@ def predict(code: str, step: int, student: str, option: str, reason: str = "",
             kept = _kept(conn, lesson_id, step, student)
             if kept is None:  # SQLite holds the write lock here (BEGIN IMMEDIATE)
                 conn.execute(insert(predictions).values(lesson_id=lesson_id, step=step, student=student,
-                                                        option=option, reason=reason, at=now))
-                return Prediction(step, option, reason, now)
+                                                        option=option, reason=reason, at=now,
+                                                        outcome=(outcome or "")[:800] or None, correct=correct))
+                return Prediction(step, option, reason, now, outcome, correct)
             return kept
     except IntegrityError:  # PostgreSQL: the same student's other tab locked one first
         with database.reading(address) as conn:
@@ -137,8 +144,7 @@ def predict(code: str, step: int, student: str, option: str, reason: str = "",
 
 
 def _kept(conn, lesson_id: int, step: int, student: str) -> Prediction | None:
-    row = conn.execute(select(predictions.c.step, predictions.c.option, predictions.c.reason,
-                              predictions.c.at).where(
+    row = conn.execute(select(*_FIELDS).where(
         predictions.c.lesson_id == lesson_id, predictions.c.step == step,
         predictions.c.student == student)).first()
     return None if row is None else Prediction(*row)
@@ -147,8 +153,7 @@ def _kept(conn, lesson_id: int, step: int, student: str) -> Prediction | None:
 def predictions_of(code: str, student: str, address: str | None = None) -> dict[int, Prediction]:
     """A student's locked predictions in a lesson, by step."""
     with database.reading(address) as conn:
-        rows = conn.execute(select(predictions.c.step, predictions.c.option, predictions.c.reason,
-                                   predictions.c.at).join(lessons, lessons.c.id == predictions.c.lesson_id)
+        rows = conn.execute(select(*_FIELDS).join(lessons, lessons.c.id == predictions.c.lesson_id)
                             .where(lessons.c.code == code, predictions.c.student == student)).all()
     return {r.step: Prediction(*r) for r in rows}
 

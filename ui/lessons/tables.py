@@ -3,7 +3,7 @@ tests/lessons/test_database.py holds the two equal). Times are UTC, in seconds s
 float: the same on SQLite and PostgreSQL, and simple to compare for retention)."""
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 metadata = MetaData()
 
@@ -27,5 +27,7 @@ predictions = Table(
     Column("option", String(64), nullable=False),   # the option's id (hopfield_core.questions)
     Column("reason", String(200), nullable=False, default=""),
     Column("at", Float, nullable=False, index=True),
+    Column("outcome", String(800)),  # the sentence comparing it with the model's answer, at the lock
+    Column("correct", Boolean),      # whether it was the model's answer (None: "Not sure yet")
     UniqueConstraint("lesson_id", "step", "student", name="one_prediction_per_step"),
 )

@@ -11,10 +11,14 @@ goes back to the run's start when the run changes.
 The keyboard keys are those of ui/player/keyboard.py; the help beside the buttons says them."""
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 from pathlib import Path
 
 import streamlit as st
+
+from ui.settings import gate
 
 from . import frames, keyboard, plotly_static
 
@@ -50,8 +54,36 @@ def show(page: str, data: bytes, name: str = "player", on_pick=None) -> None:
     """The player of `page` with a run's payload (frames.encoded(frames.payload(...))); a
     follower of it (frames.follower) under another `name`. on_pick: called (before the rerun)
     when a point of a chart's `pick` trace is clicked; picked(page) says where."""
+    if gate.pending(page):  # a lesson's question waits: step 0 alone, nothing past it sent
+        data = held(data)
+    elif (said := gate.answer(page)) is not None:  # shown when the run ends
+        data = answered(data, said)
     kw = {"on_picked_change": on_pick} if on_pick is not None else {}
     _PLAYER(data=data, key=f"{page}_{name}", width="stretch", **kw)
+
+
+_HELD: dict[bytes, bytes] = {}  # a run's bytes' digest -> its step 0 alone (a few KB to 100 KB each)
+_HELD_MOST = 64
+_held_lock = threading.Lock()
+
+
+def held(data: bytes) -> bytes:
+    """The payload with step 0 alone and the gate's sentence (frames.withheld), made once per run."""
+    digest = hashlib.sha1(data).digest()
+    with _held_lock:
+        found = _HELD.get(digest)
+    if found is None:
+        found = frames.encoded({**frames.withheld(json.loads(data), 0), "held": gate.HELD_TEXT})
+        with _held_lock:
+            if len(_HELD) >= _HELD_MOST:
+                _HELD.pop(next(iter(_HELD)))
+            _HELD[digest] = found
+    return found
+
+
+def answered(data: bytes, sentence: str) -> bytes:
+    """The payload with the comparison of a locked prediction (shown when the run ends)."""
+    return data[:-1] + b',"answer":' + json.dumps(sentence).encode("utf-8") + b"}"
 
 
 def picked(page: str, name: str = "player"):

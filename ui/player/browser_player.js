@@ -326,6 +326,9 @@ function controls(S) {
   keys.append(summary, ...HELP.map((line) => el("p", "", line)));
   const note = el("p", "hp-held");
   note.hidden = true;
+  const answer = el("p", "hp-answer");  // a lesson's comparison, when the run ends
+  answer.setAttribute("role", "status");
+  answer.hidden = true;
   bar.append(B.reset, B.step, B.run_all, B.play, count, speedBox, keys);
   const scrub = el("input", "hp-scrub");
   scrub.type = "range";
@@ -333,14 +336,14 @@ function controls(S) {
   scrub.step = "1";
   scrub.setAttribute("aria-label", "Scrub through the steps");
   const box = el("div", "hp-controls");
-  box.append(bar, scrub, note);
+  box.append(bar, scrub, note, answer);
   B.reset.onclick = () => S.go(0);
   B.step.onclick = () => S.go(S.t + 1);
   B.run_all.onclick = () => S.go(S.p.shown);
   B.play.onclick = () => (S.playing ? S.pause() : S.play());
   scrub.oninput = () => S.go(Number(scrub.value));
   speed.onchange = () => { S.speed = Number(speed.value); };
-  return { el: box, B, count, scrub, note, speed };
+  return { el: box, B, count, scrub, note, answer, speed };
 }
 
 function init(root) {
@@ -354,7 +357,7 @@ function init(root) {
     }
     const { T, shown, last } = S.p;
     const focused = root.contains(document.activeElement) ? document.activeElement : null;
-    const { B, count, scrub, note } = S.bar;
+    const { B, count, scrub, note, answer } = S.bar;
     const step = S.p.steps ? S.p.steps[S.t] : S.t;  // a long run's frames are every k-th step
     count.textContent = `${S.p.unit || "step"} ${step} of ${T}`;
     B.step.disabled = S.t >= shown;
@@ -372,6 +375,9 @@ function init(root) {
     const says = shown < last ? S.p.held || "" : S.p.note || "";
     note.hidden = !says;
     note.textContent = says;
+    const compared = S.p.answer && shown === last && S.t === last ? S.p.answer : "";
+    if (answer.textContent !== compared) answer.textContent = compared;
+    answer.hidden = !compared;
     for (const panel of Object.values(S.panels)) panel.draw(S.t, S);
     root.dataset.step = String(step);
     root.dataset.frame = String(S.t);

@@ -7,9 +7,10 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from hopfield_core import images
+from hopfield_core import images, questions
 from ui.charts import chart_numbers, style
 from ui.serving import shared_cache
+from ui.settings import gate
 from ui.settings.modes import presenter, projector
 from ui.store.patterns import PatternSet
 
@@ -40,16 +41,30 @@ def run_numbers(traj, m_all: np.ndarray, names: list[str], energy_label: str) ->
             **{f"m with {label}": m_all[:, i] for i, label in enumerate(style.numbered(names))}}
 
 
+def offer_questions(page: str, traj, ps: PatternSet, sync: bool) -> None:
+    """What a lesson may ask of this run (ui.settings.gate): where the query ends, whether the
+    energy rises, and for the continuous network the kind of its fixed point."""
+    names = list(ps.names)
+    gate.offer(page, questions.DESTINATION.key, questions.destination_options(names, ps.binary, sync),
+               lambda: questions.destination(traj, ps.X, names, ps.binary))
+    gate.offer(page, questions.RISES.key, questions.rises_options(), lambda: questions.rises(traj))
+    if getattr(traj, "weights", None) is not None:
+        gate.offer(page, questions.FIXED_POINT.key, questions.fixed_point_options(),
+                   lambda: questions.fixed_point(traj, names))
+
+
 def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
-         energy_label: str = "Energy") -> None:
+         energy_label: str = "Energy", sync: bool = False) -> None:
     """The player and the figures for one precomputed trajectory, stepped in the browser
     (ui/player/browser.py), then the run's numbers and downloads.
 
     energy_label names what traj.energies holds (a page may plot a rescaled energy).
 
     monotone: this rule guarantees that the energy never rises, so a rise is a bug
-    to flag loudly; otherwise a rise is expected and explained with rise_reason.
+    to flag loudly; otherwise a rise is expected and explained with rise_reason. sync: the
+    update is synchronous (a lesson's "where will it end" then offers a 2-cycle).
     """
+    offer_questions(page, traj, ps, sync)
     # a run is its states and its energies: two interactions can pass through the same states
     run_key = hashlib.sha1(traj.states.tobytes() + np.asarray(traj.energies).tobytes()).hexdigest()
     analysed = player_cache.analysed(run_key, ps.fingerprint, traj, ps)
@@ -61,6 +76,8 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
         page, run_key, traj, ps.names, ps.binary, ps.shape, analysed, monotone, rise_reason, energy_label,
         *look)))
     browser.show(page, data)
+    if gate.closed(page):  # a lesson's question waits: the run's numbers would answer it
+        return
     chart_numbers.show_columns(st, run_numbers(traj, m_all, ps.names, energy_label),
                                f"{page}_numbers", "Every step of this run")
     with st.expander("Download this run"):

@@ -49,7 +49,7 @@ def run_view(ps, q, mode: str, temperature: float, rule: str, max_steps: int) ->
                      max_steps=max_steps, rng=int(SIDEBAR["q_seed"]),
                      temperature=temperature)
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async" and temperature == 0),
-                       rise_reason=RISE_REASON["sync" if mode == "sync" else "hot"])
+                       rise_reason=RISE_REASON["sync" if mode == "sync" else "hot"], sync=mode == "sync")
 
 
 def weights_section(ps, rule: str) -> None:

@@ -12,6 +12,7 @@ from hopfield_core import analysis, capacity
 from ui.charts import chart_numbers, charts, describe, pictures
 from ui.player import dynamics_view, runs
 from ui.serving import budget
+from ui.settings import gate
 
 from . import cache as dense_cache
 from .explain import ALPHA
@@ -76,6 +77,8 @@ def model_label(interaction: str, degree: int, beta: float, rectified: bool) -> 
 
 def comparison(ps, q, dense_traj, cfg, mode, steps, seed) -> None:
     st.header("The same query, classical vs dense")
+    if gate.closed("dense"):  # a lesson's question waits: the verdicts would answer it
+        return
     cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
     cl_cfg = {"learning_rule": "hebbian"}
     cl_traj = runs.run("classical", cl_cfg, ps, q, share=0.5, **cl_kwargs)

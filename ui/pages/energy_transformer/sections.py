@@ -9,11 +9,13 @@ from typing import NamedTuple
 import numpy as np
 import streamlit as st
 
+from hopfield_core import questions
 from hopfield_core.analysis import energy_rises
 from hopfield_core.et.descent import ROUNDING
 from hopfield_core.et.masks import masked_patch_mse, mean_fill
 from ui.player import browser
 from ui.serving.shared_cache import shared
+from ui.settings import gate
 from ui.settings.modes import presenter, projector
 
 from . import cache, explain, inside, player_frames
@@ -81,12 +83,18 @@ def frame(run: Run, model, c) -> None:
     look = (presenter(), projector())
     key = ("et-player", PAGE, run.key, model.cfg.readout, float(model.cfg.alpha), c.device, float(run.seconds),
            float(run.yardstick), *look)
+    gate.offer(PAGE, questions.ERROR_FALLS.key, questions.error_falls_options(),
+               lambda: questions.error_falls(mse))
+    gate.offer(PAGE, questions.RISES.key, questions.rises_options(),
+               lambda: questions.rises(out, rtol=ROUNDING))  # the page's own tolerance (float32)
     data, why = shared(key, lambda: tuple(browser.frames.encoded(p) for p in player_frames.payload(
         PAGE, run, c.image, c.mask, model.cfg.alpha, model.cfg.readout == "change", c.device, *look)))
     browser.show(PAGE, data)
     if presenter():  # above the player on a screen of its own; below the pictures here
         explain.lede()
         hidden_note(c.mask, model.cfg)
+    if gate.closed(PAGE):  # a lesson's question waits: how far it settled would answer it
+        return
     st.caption(settled(out, mse, model.cfg.steps, explain.start_picture(model.cfg)))
     if energy_rises(out.energies, rtol=ROUNDING).size:
         st.warning("The energy rose at some step for this image: the step size is too large "

@@ -14,6 +14,7 @@ from hopfield_core.metastable import kind_ranges, nearest_pattern, representativ
 from ui.charts import chart_numbers, charts, figures
 from ui.player import runs
 from ui.serving import budget, shared_cache
+from ui.settings import gate
 
 from . import cache as modern_cache
 from . import explain
@@ -42,7 +43,9 @@ def controls() -> Controls:
     return Controls(float(beta), float(gamma), int(max_steps))
 
 
-def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
+def run_summary(traj, ps, run_key: tuple) -> None:
+    if gate.closed("modern"):  # a lesson's question waits: k90 and the kind would answer it
+        return
     p_end = traj.weights[-1]
     k, kind = k90(p_end), fixed_point_kind(p_end)
     c1, c2, c3 = st.columns(3)
@@ -63,7 +66,6 @@ def run_summary(traj, ps, run_key: tuple) -> tuple[int, str]:
             _plot(heat, "modern_weights_steps", run_key + names,
                   lambda: figures_modern.weights_heatmap(traj.weights, ps.names))]
     chart_numbers.show(st, figs, "modern_weights_numbers")
-    return k, kind
 
 
 def _plot(where, widget_key: str, key: tuple, build):
@@ -83,6 +85,8 @@ def _image_of(x, ps):
 
 def sweep_section(ps, q, qkey, beta, gamma, max_steps, need_all) -> None:
     st.header("Sweeping beta: single, metastable, global")
+    if gate.closed("modern"):
+        return
     intro = st.empty()  # the caption describes the markers the sweep draws: written below
     sweep_steps = budget.sweep_steps(ps.d, ps.N, len(BETAS), max_steps)
     if sweep_steps < max_steps:
@@ -135,6 +139,8 @@ def beta_for_all(ps, beta) -> float:
 def bound_section(ps, q, beta) -> None:
     """The separation table, what it guarantees at this beta, and whether it covers the query."""
     st.header("When is retrieval guaranteed? The separation bound")
+    if gate.closed("modern"):
+        return
     sep, bound, ok, need, M = modern_cache.bound_table(ps.fingerprint, beta, ps.X)
     explain.bound()
     if ps.N == 1:
@@ -197,6 +203,8 @@ def query_sentence(ps, q, beta, ok, M) -> str:
 
 def step_size_section(ps, q, qkey, beta, gamma) -> None:
     st.header("Step size: one big step or gradient descent")
+    if gate.closed("modern"):
+        return
     gammas = sorted(set(COMPARE_GAMMAS) | {gamma}, reverse=True)
     by_gamma = {g: runs.run("modern", {"beta": beta}, ps, q, max_steps=COMPARE_STEPS, tol=TOL,
                             gamma=g, share=1 / len(gammas)) for g in gammas}

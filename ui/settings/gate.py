@@ -1,0 +1,95 @@
+"""The lesson gate (DESIGN 5.3): one mechanism that keeps a question's answer off a page until the
+student has locked a prediction.
+
+The lesson layer (ui/lessons/) `hold`s the gate for a step's page and question before the page
+runs, with the prediction already locked, if any. While the hold has no prediction, the gate is
+`pending`: the player (ui/player/browser.py) sends step 0 alone, and every section that shows an
+outcome (the run's numbers and downloads, a verdict, k90, a comparison) asks `closed()` first
+and draws one line instead. The page's own run `offer`s what the question needs: its options for
+this run, and a function giving the outcome, read from the run by the core
+(hopfield_core.questions). The lesson layer draws the question from the offer, after the page
+ran, in a place it kept above the page; once a prediction is locked, `answer()` is the sentence
+comparing it with the outcome, which the player shows when the run ends. No outcome is computed
+for the browser while the gate is pending. Kept in session state; a hold lasts until the lesson
+layer changes it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import streamlit as st
+
+from hopfield_core import questions
+
+_HOLD, _OFFER = "_gate_hold", "_gate_offer"
+CLOSED_TEXT = "Lock a prediction in the lesson bar above to see the outcome here."
+HELD_TEXT = "Step, Run and Play open when you lock a prediction (or choose \"Not sure yet\") above."
+
+
+@dataclass(frozen=True)
+class Hold:
+    page: str
+    kind: str            # a question kind (hopfield_core.questions.KINDS)
+    locked: str | None   # the option locked, None while the prediction is pending
+
+
+@dataclass(frozen=True)
+class Offer:
+    options: list        # hopfield_core.questions.Option, the run's own
+    outcome: Callable    # () -> hopfield_core.questions.Outcome, read from the run
+
+
+def hold(page: str, kind: str, locked: str | None = None) -> None:
+    st.session_state[_HOLD] = Hold(page, kind, locked)
+
+
+def release() -> None:
+    st.session_state.pop(_HOLD, None)
+
+
+def held() -> Hold | None:
+    return st.session_state.get(_HOLD)
+
+
+def start_run() -> None:
+    """Before a page runs: no offer yet (the page's run makes this run's)."""
+    st.session_state.pop(_OFFER, None)
+
+
+def pending(page: str) -> bool:
+    """Whether page's question waits for a prediction: its outcome must not be shown."""
+    h = held()
+    return h is not None and h.page == page and h.locked is None
+
+
+def closed(page: str, where=None) -> bool:
+    """For a section that shows an outcome: True (and one line in its place) while pending."""
+    if pending(page):
+        (where or st).caption(CLOSED_TEXT)
+        return True
+    return False
+
+
+def wants(page: str, kind: str) -> bool:
+    """Whether a hold asks page this kind of question (so its run should offer it)."""
+    h = held()
+    return h is not None and h.page == page and h.kind == kind
+
+
+def offer(page: str, kind: str, options: list, outcome: Callable) -> None:
+    """The page's run: the options of this kind of question for this run, and its outcome."""
+    if wants(page, kind):
+        st.session_state[_OFFER] = Offer(options, outcome)
+
+
+def offered() -> Offer | None:
+    return st.session_state.get(_OFFER)
+
+
+def answer(page: str) -> str | None:
+    """The sentence comparing the locked prediction with this run's outcome (None: no question
+    on this page, nothing locked, or the page offered none)."""
+    h, o = held(), offered()
+    if h is None or h.page != page or h.locked is None or o is None:
+        return None
+    return questions.compare(h.locked, o.options, o.outcome())
