@@ -9,22 +9,35 @@ st.set_page_config(page_title="Hopfield energy landscapes", page_icon="🧠", la
 boot.warm(pages.warm_up)  # done at server start (app.py); here for any other host, e.g. AppTest
 
 # after the warm-up, by design
-from ui.settings import layer  # noqa: E402
+from ui.lessons import add_view, bar, flow  # noqa: E402
+from ui.settings import gate, layer  # noqa: E402
 from ui.shell import link_messages, page_style, sidebar  # noqa: E402
 from ui.store import shared_settings  # noqa: E402
+
+LESSON_PAGES = flow.Pages(settings_of=pages.settings_of, script_of=lambda name: pages.page(name).script,
+                          title_of=lambda name: pages.page(name).title)
 
 page = st.navigation([st.Page(p.script, title=p.title, icon=p.icon, default=p.default)
                       for p in pages.PAGES])
 shared_settings.bind()  # the shared settings, the store, the query image, presenter mode
+flow.bind()  # the link's lesson, if any: its code, step, student id and teacher key
 sidebar.presenter_toggle()  # the pages add the shared panels they use
+add_slot = st.sidebar.container()  # "Add this view to a lesson", drawn once the page has run
 page_style.apply()
+lesson_bar = st.container()  # above the page: the lesson's bar, drawn once the page has run
 messages = st.container()  # above the page: what the link asked for that could not be used
 layer.clear_page()
+gate.start_run()
+flow.before_page(page.url_path or "home", LESSON_PAGES)  # a step's view, its question held
 page.run()
 # the address bar follows the values in use: the shared ones (sidebar, store, query image,
-# presenter) and the page's own; what no page uses (junk, a bad value) is dropped. Home has
-# no settings
-layer.publish(shared_settings.SIDEBAR, shared_settings.LINK, layer.page())
+# presenter, the lesson) and the page's own; what no page uses (junk, a bad value) is dropped.
+# Home has no settings
+layer.publish(shared_settings.SIDEBAR, shared_settings.LINK, flow.LESSON, layer.page())
+with lesson_bar:
+    bar.draw(page.url_path or "home", LESSON_PAGES)
+with add_slot:
+    add_view.button(page.url_path or "home", page.title)
 with messages:
     link_messages.lesson_line()  # hidden controls named where no row of controls did
     link_messages.link_messages()

@@ -32,6 +32,7 @@ PANELS = {  # every page of the navigation (ui/pages/__init__.py): the panels it
     "learning": set(),  # the default section draws its own points; "images" uses the store
     "attention_family": {"store", "representation", "query"},
     "transformer_heads": set(),  # its own inputs: a sentence or a held-out digit
+    "lessons": set(),  # lessons, not patterns
 }
 
 

@@ -26,7 +26,7 @@ FORMAT = "hopfield-lesson"
 VERSION = 1
 MAX_BYTES = 64 * 1024
 MAX_STEPS = 30
-CAPS = {"title": 80, "instruction": 500, "note": 1000}
+CAPS = {"title": 80, "instruction": 500, "note": 1000, "reason": 200}  # reason: a student's
 MAX_SETTINGS = 80  # settings in one step's view (a page and the sidebar have about 40)
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]

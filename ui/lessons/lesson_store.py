@@ -72,6 +72,24 @@ def create(body: dict, title: str, address: str | None = None) -> tuple[str, str
     raise database.Unavailable("No free lesson code was found; try again.")
 
 
+READY_KEY_HASH = "ready"  # no key's SHA-256: a ready lesson opens for no one's editing
+
+
+def keep_ready(code: str, body: dict, title: str, address: str | None = None) -> None:
+    """A ready lesson (assets/lessons/) under its fixed code: added, or brought up to its file."""
+    text, now = json.dumps(body, ensure_ascii=False), time.time()
+    with database.writing(address) as conn:
+        row = conn.execute(select(lessons.c.id, lessons.c.body, lessons.c.key_hash)
+                           .where(lessons.c.code == code)).first()
+        if row is not None and row.key_hash != READY_KEY_HASH:  # a teacher's took the code first
+            raise database.Unavailable(f"The code {code} of a ready lesson is taken by another lesson.")
+        if row is None:
+            conn.execute(insert(lessons).values(code=code, title=title, body=text, key_hash=READY_KEY_HASH,
+                                                created=now, updated=now))
+        elif row.body != text:
+            conn.execute(update(lessons).where(lessons.c.id == row.id).values(title=title, body=text, updated=now))
+
+
 def get(code: str, address: str | None = None) -> Stored | None:
     """The lesson of that code; None when there is none (never was, or deleted)."""
     with database.reading(address) as conn:

@@ -61,6 +61,7 @@ PAGES = (
              player="view=cloud"),
     PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:",
              player="view=head"),
+    PageInfo("lessons", "Lessons", ":material/co_present:"),
 )
 
 
