@@ -10,17 +10,18 @@ boot.warm(pages.warm_up)  # done at server start (app.py); here for any other ho
 
 # after the warm-up, by design
 from ui.lessons import add_view, bar, flow  # noqa: E402
+from ui.pages import lesson_steps  # noqa: E402
 from ui.settings import gate, layer  # noqa: E402
 from ui.shell import link_messages, page_style, sidebar  # noqa: E402
 from ui.store import shared_settings  # noqa: E402
 
 LESSON_PAGES = flow.Pages(settings_of=pages.settings_of, script_of=lambda name: pages.page(name).script,
-                          title_of=lambda name: pages.page(name).title)
+                          title_of=lambda name: pages.page(name).title, check_step=lesson_steps.problems)
 
 page = st.navigation([st.Page(p.script, title=p.title, icon=p.icon, default=p.default)
                       for p in pages.PAGES])
 shared_settings.bind()  # the shared settings, the store, the query image, presenter mode
-flow.bind()  # the link's lesson, if any: its code, step, student id and teacher key
+flow.bind(LESSON_PAGES)  # the link's lesson, if any: its code, step, student id and teacher key
 sidebar.presenter_toggle()  # the pages add the shared panels they use
 add_slot = st.sidebar.container()  # "Add this view to a lesson", drawn once the page has run
 page_style.apply()

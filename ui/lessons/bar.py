@@ -72,7 +72,8 @@ def question(t: flow.Taking, step) -> None:
         return
     options = [o.key for o in offer.options]
     labels = {o.key: o.label for o in offer.options}
-    st.radio(escaped(kind.question), options, index=None, key="lesson_option",
+    # "Not sure yet" (the last) to start with: a group with a choice moves by the arrow keys
+    st.radio(escaped(kind.question), options, index=len(options) - 1, key="lesson_option",
              format_func=lambda k: escaped(labels[k]), label_visibility="collapsed")
     st.text_input("Why? (optional, one line, at most 200 characters)", key="lesson_reason")
     failed = st.session_state.pop(_FAILED, None)

@@ -40,6 +40,7 @@ class Pages:
     settings_of: Callable   # page name -> its Settings (None: Home)
     script_of: Callable     # page name -> its script, for st.switch_page
     title_of: Callable      # page name -> its title
+    check_step: Callable    # (page, view, question) -> sentences on what the app no longer has
 
 
 @dataclass
@@ -137,13 +138,13 @@ LESSON = Settings("lesson", [
 ], prefix="")
 
 
-def bind() -> None:
+def bind(pages: Pages) -> None:
     """Every run, after the shared settings: the link's lesson, read once per session, opened."""
     LESSON.bind()
     asked = st.session_state.pop(_ASKED, None)
     if asked and asked.get("lesson"):
-        start(asked["lesson"], step=int(asked.get("step") or 1) - 1, student=asked.get("student"),
-              key=asked.get("key"))
+        start(asked["lesson"], pages.check_step, step=int(asked.get("step") or 1) - 1,
+              student=asked.get("student"), key=asked.get("key"))
 
 
 # ---------------------------------------------------------------- opening and moving
@@ -161,20 +162,22 @@ def prune_now_and_then(now: float | None = None) -> None:
         _pruned[0] = 0.0
 
 
-def load(code: str) -> lesson_file.Lesson | None:
-    """The lesson of that code, read from the database (None: none; database.Unavailable)."""
+def load(code: str, check_step: Callable | None = None) -> lesson_file.Lesson | None:
+    """The lesson of that code, read from the database (None: none; database.Unavailable),
+    through the schema and `check_step` again (LessonFileError: the app changed since)."""
     stored = lesson_store.get(code)
     if stored is None:
         return None
-    return lesson_file.read(json.dumps(stored.body))  # the schema again: a file's rules
+    return lesson_file.read(json.dumps(stored.body), check_step)
 
 
-def start(code: str, step: int = 0, student: str | None = None, key: str | None = None) -> bool:
+def start(code: str, check_step: Callable, step: int = 0, student: str | None = None,
+          key: str | None = None) -> bool:
     """Take the lesson `code` in this tab from `step` (0-based) as `student` (a new id when
     None); key: a teacher's key (kept only when it opens this lesson). False, with a message,
     when it cannot be opened."""
     try:
-        lesson = load(code)
+        lesson = load(code, check_step)
         if lesson is None:
             _note(f"There is no lesson {code}: check the code, or ask your teacher for the link.")
             return False

@@ -44,6 +44,7 @@ class PageInfo:
 
 PAGES = (
     PageInfo("home", "Home", ":material/home:", default=True),
+    PageInfo("lessons", "Lessons", ":material/co_present:"),
     PageInfo("classical", "Classical network (1982)", ":material/grid_on:",
              short="Classical network", player="", questions=("destination", "energy_rises")),
     PageInfo("dense", "Dense associative memory", ":material/blur_on:", player="",
@@ -61,7 +62,6 @@ PAGES = (
              player="view=cloud"),
     PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:",
              player="view=head"),
-    PageInfo("lessons", "Lessons", ":material/co_present:"),
 )
 
 

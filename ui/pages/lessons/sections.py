@@ -67,7 +67,7 @@ def _open() -> None:
         codes_typed.wrong()
         _say("warning", "A lesson code has 6 letters and digits (no 0, O, 1, I or L); check it and try again.")
         return
-    if not flow.start(code):  # its message says why
+    if not flow.start(code, lesson_steps.problems):  # its message says why
         codes_typed.wrong()
         return
     flow.go(0)
@@ -97,7 +97,7 @@ def ready_section() -> None:
 
 
 def _take(code: str) -> None:
-    if flow.start(code):
+    if flow.start(code, lesson_steps.problems):
         flow.go(0)
 
 
@@ -131,7 +131,7 @@ def teacher_section() -> None:
 def _edit() -> None:
     t = flow.taking()
     try:
-        lesson = flow.load(t.code)
+        lesson = flow.load(t.code, lesson_steps.problems)
     except (database.Unavailable, lesson_file.LessonFileError) as e:
         _say("error", str(e))
         return
