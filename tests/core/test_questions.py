@@ -177,3 +177,57 @@ def test_the_right_answer_is_always_an_option(seed, N, mode, steps):
     out = q.destination(traj, X, names, binary=True)
     assert out.right in keys(q.destination_options(names, binary=True, sync=mode == "sync"))
     assert q.rises(traj).right in keys(q.rises_options())
+
+
+def test_the_held_out_answer_compares_the_last_step_with_the_first():
+    held, train = np.array([2.0, 1.5, 1.2]), np.array([2.1, 1.0, 0.5])
+    out = q.held_out_falls(held, train)
+    assert out.right == "lower" and "from 2.0000 to 1.2000 (-40.0 % of its start)" in out.says
+    assert q.held_out_falls(np.array([2.0, 2.5, 2.01]), train).right == "same"  # within 1 % at the end
+    assert q.held_out_falls(np.array([-1.0, -0.5]), train).right == "higher"    # an NLL may be negative
+    assert q.held_out_falls(np.array([-1.0, -1.005]), train).right == "same"
+    assert {o.key for o in q.held_out_falls_options()} >= {"lower", "same", "higher", q.NOT_SURE}
+
+
+def test_the_spread_answer_compares_the_clouds_after_the_last_layer():
+    plain, normed = np.array([1.0, 3.0, 9.0]), np.array([1.0, 1.2, 1.3])
+    out = q.spread(plain, normed)
+    assert out.right == "without" and out.says == ("After 2 layers the spread is 9 without layer norm and 1.3 "
+                                                   "with it (from 1 at the start).")
+    assert q.spread(normed, plain).right == "with"
+    assert q.spread(np.array([1.0, 2.0]), np.array([1.0, 2.01])).right == "same"
+
+
+def test_the_head_kind_is_the_heads_own_rule_on_the_last_weights():
+    from hopfield_core.heads import kinds
+
+    assert q.head_kind(np.array([0.95, 0.03, 0.02]), True).right == "retrieval"
+    assert q.head_kind(np.full(10, 0.1), False).says == "At the step limit k90 = 9 of 10 tokens: a global state."
+    p = np.array([0.3, 0.3, 0.3, 0.05, 0.05, 0, 0, 0, 0, 0])
+    assert q.head_kind(p, True).right == kinds.kind_name(kinds.k90(p), 10) == "metastable"
+    assert [o.key for o in q.head_kind_options()][:3] == list(q.HEAD_KIND_LABELS)
+
+
+def test_the_retrievers_answer_counts_the_runs_that_ended_on_the_querys_pattern():
+    from hopfield_core.analysis import Verdict
+
+    vs = [Verdict("retrieved", 0), Verdict("retrieved", 1), Verdict("spurious"),
+          Verdict("retrieved", 0)]
+    out = q.retrievers(vs, ["a", "b", "c", "d"], 0, ["H", "O"])
+    assert out.right == "2" and out.says == "2 of the 4 networks retrieved pattern H: a, d."
+    assert q.retrievers(vs, ["a", "b", "c", "d"], None, ["H", "O"]).right == "3"  # any pattern
+    assert [o.key for o in q.retrievers_options(4)] == ["0", "1", "2", "3", "4", q.NOT_SURE]
+
+
+def test_the_capacity_answer_is_the_bin_of_the_last_load_before_the_first_failure():
+    n = np.array([5, 10, 15, 20, 30])  # d = 100: loads 0.05 ... 0.30
+    out = q.capacity(n, np.array([1.0, 1.0, 0.95, 0.4, 0.0]), 100, "Classical, sync")
+    assert out.right == "0.15" and out.says == ("Classical, sync retrieves up to N/d = 0.150 and fails from "
+                                                "N/d = 0.200 (N = 15: 95 %, N = 20: 40 %).")
+    assert q.capacity(n, np.array([1.0, 0.5, 1.0, 1.0, 1.0]), 100, "x").right == "0.05"  # the first failure
+    assert q.capacity(n, np.ones(5), 100, "x").right == "all"
+    assert q.capacity(n, np.zeros(5), 100, "x").right == "none"
+    assert q.capacity(np.array([31, 40]), np.array([1.0, 0.0]), 100, "x").right == "0.30"
+    assert q.capacity(np.array([2, 4]), np.array([1.0, 0.0]), 100, "x").right == "0.00"
+    keys = [o.key for o in q.capacity_options()]
+    assert keys == ["none", "0.00", "0.05", "0.10", "0.15", "0.20", "0.30", "all", q.NOT_SURE]

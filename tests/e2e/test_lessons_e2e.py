@@ -163,3 +163,32 @@ def test_a_teacher_builds_a_lesson_and_a_student_opens_its_link(browser, server)
     shot(sp, "lesson_student_phone_built")
     student.close()
     teacher.close()
+
+
+def test_a_lesson_file_is_imported_or_refused_in_one_sentence(browser, server, lessons):
+    import json
+
+    from ui.lessons import lesson_file
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.goto(f"{server}/lessons")
+    wait_idle(pg)
+    box = pg.locator('[data-testid="stFileUploader"]').filter(has_text="Import a lesson file")
+    bad = {"format": "hopfield-lesson", "version": 1, "title": "Bad",
+           "steps": [{"page": "classical", "view": {"betta": "5"}, "title": "x"}]}
+    box.locator('input[type="file"]').set_input_files(
+        files=[{"name": "bad.json", "mimeType": "application/json", "buffer": json.dumps(bad).encode()}])
+    alert = pg.locator('[data-testid="stAlert"]').filter(has_text="was not imported")
+    alert.wait_for()
+    assert "has no setting called" in alert.inner_text() and "betta" in alert.inner_text()
+    assert pg.get_by_text("Your draft has no steps yet").count() == 1  # nothing half-imported
+    good = lesson_file.write(lessons["3-how-much-can-a-memory-hold"].lesson)
+    box.locator('input[type="file"]').set_input_files(
+        files=[{"name": "good.json", "mimeType": "application/json", "buffer": good}])
+    pg.get_by_text("Imported \"How much can a memory hold\"").wait_for()
+    wait_idle(pg)
+    assert pg.get_by_label("Lesson title (at most 80 characters)").input_value() == "How much can a memory hold"
+    shot(pg, "lesson_teacher_imported")
+    context.close()

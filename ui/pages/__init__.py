@@ -22,6 +22,7 @@ class PageInfo:
     warm: bool = False           # its cache module has a warm() for the process's start-up
     player: str | None = None    # the link's query that shows its browser player ("": as it opens)
     questions: tuple[str, ...] = ()  # the kinds of prediction question a lesson's step can ask here
+    asked_in: tuple[str, ...] = ()   # the values of the page's "view" where it asks them (): any
 
     @property
     def settings(self) -> str | None:
@@ -51,17 +52,19 @@ PAGES = (
              questions=("destination", "energy_rises")),
     PageInfo("modern", "Modern network & metastable states", ":material/scatter_plot:", player="",
              questions=("destination", "fixed_point")),
-    PageInfo("landscape", "Energy landscape", ":material/landscape:"),
-    PageInfo("side_by_side", "Side by side", ":material/view_column:"),
-    PageInfo("attention", "The attention limit", ":material/hub:"),
+    PageInfo("landscape", "Energy landscape", ":material/landscape:", questions=("destination", "fixed_point"),
+             asked_in=("world",)),
+    PageInfo("side_by_side", "Side by side", ":material/view_column:", questions=("retrievers",)),
+    PageInfo("attention", "The attention limit", ":material/hub:", questions=("destination",)),
     PageInfo("energy_transformer", "Energy Transformer", ":material/auto_fix_high:", warm=True,
              player="", questions=("error_falls", "energy_rises")),
-    PageInfo("capacity_lab", "Capacity lab", ":material/science:"),
-    PageInfo("learning", "Learning the memories", ":material/school:", player=""),
+    PageInfo("capacity_lab", "Capacity lab", ":material/science:", questions=("capacity",), asked_in=("curves",)),
+    PageInfo("learning", "Learning the memories", ":material/school:", player="", questions=("held_out_falls",),
+             asked_in=("plane",)),
     PageInfo("attention_family", "Attention as an exponential family", ":material/functions:",
-             player="view=cloud"),
+             player="view=cloud", questions=("spread",), asked_in=("cloud",)),
     PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:",
-             player="view=head"),
+             player="view=head", questions=("head_kind",), asked_in=("head",)),
 )
 
 

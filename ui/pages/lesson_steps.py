@@ -52,4 +52,9 @@ def problems(name: str, view: dict, question: str | None) -> list[str]:
     if question is not None and question not in info.questions:
         asks = ", ".join(info.questions) or "none"
         out.append(f"the page {info.title} asks no question of the kind {quoted(question)} (it asks: {asks}).")
+    elif question is not None and info.asked_in:
+        shown = view.get("view", settings_of(name).fields["view"].default)
+        if shown not in info.asked_in:
+            out.append(f"the page {info.title} asks its questions in its view {' or '.join(info.asked_in)}, "
+                       f"not in {quoted(shown)}: set the step's view to {info.asked_in[0]}.")
     return out

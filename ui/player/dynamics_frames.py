@@ -96,7 +96,7 @@ def payload(page: str, run_key: str, traj, names: list[str], binary: bool, shape
         "state": frames.picture(u8[steps], [describe.image_alt(t, T, m_all[t], names, binary, shape) for t in steps],
                                 [f"State at step {t}" for t in steps], width_px=2 * h),
         "energy": frames.chart([look(figures.energy_curve(E, t, rises, title=energy_label, height=h))
-                                for t in steps]),
+                                for t in steps], whole_run=True),  # its axis spans the run's energies
         "overlaps": frames.chart([look(figures.overlap_bars(m_all[t], names, height=h)) for t in steps]),
         "describe": frames.live([describe.step_sentence(t, T, traj.states, E, m_all[t], names, binary,
                                                         changes[t], energy_label, verdict) for t in steps]),

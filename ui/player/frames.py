@@ -75,9 +75,12 @@ def _cut_of(trace: dict, full: dict) -> int | None:
     return n
 
 
-def chart(figs: list) -> dict:
+def chart(figs: list, whole_run: bool = False) -> dict:
     """The panel of a chart that changes per step: figs[t] is the step's Plotly figure (a
     go.Figure, or its JSON as a dict: arrays as Plotly's typed arrays, as the browser gets them).
+    whole_run: each frame shows something of the whole run (a curve over every step with the
+    step marked, an axis fitted to every step's values): a lesson's gate (`withheld`) leaves
+    such a panel out until the whole run may be seen.
 
     A frame names its layout and traces by number; a trace that is the last frame's trace of
     the same place cut short (a curve drawn up to the step) is [number, points], so a curve
@@ -96,7 +99,10 @@ def chart(figs: list) -> dict:
             k = table.setdefault(text, len(table))
             refs.append([k, n] if n is not None else k)
         frames.append([layouts.setdefault(_json(spec.get("layout", {})), len(layouts)), refs])
-    return {"kind": "chart", "traces": list(table), "layouts": list(layouts), "frames": frames}
+    panel = {"kind": "chart", "traces": list(table), "layouts": list(layouts), "frames": frames}
+    if whole_run:
+        panel["whole_run"] = True
+    return panel
 
 
 def _cut(trace: dict, n: int) -> dict:
@@ -241,10 +247,8 @@ def follower(p: dict, ids: list[str], layout: list[list]) -> tuple[dict, dict]:
     missing = set(ids) - set(p["panels"])
     if missing or any(pid == CONTROLS for row in layout for col, _ in row for pid in _ids(col)):
         raise ValueError(f"a follower shows some of the player's panels, not {sorted(missing) or 'its controls'}")
-    kept = [[[[pid for pid in _ids(col) if pid not in ids], w] for col, w in row] for row in p["layout"]]
-    kept = [[[col[0] if len(col) == 1 else col, w] for col, w in row if col] for row in kept]
     lead = {**p, "panels": {k: v for k, v in p["panels"].items() if k not in ids},
-            "layout": [row for row in kept if row]}
+            "layout": _without(p["layout"], set(ids))}
     follow = {**p, "panels": {k: p["panels"][k] for k in ids}, "layout": layout, "follow": True}
     return lead, follow
 
@@ -298,10 +302,19 @@ def _first(panel: dict, n: int) -> dict:
 
 def withheld(p: dict, shown: int) -> dict:
     """The payload with only frames 0..shown in it (the rest not sent at all): the browser shows
-    those and holds Step, Run, Play and the scrubber there until the whole run comes."""
+    those and holds Step, Run, Play and the scrubber there until the whole run comes. A panel
+    that shows the whole run at every frame (chart(..., whole_run=True)) is left out."""
     shown = int(min(max(shown, 0), p["last"]))
-    return {**p, "shown": shown, "start": min(p["start"], shown),
-            "panels": {pid: _first(panel, shown + 1) for pid, panel in p["panels"].items()}}
+    gone = {pid for pid, panel in p["panels"].items() if panel.get("whole_run")}
+    return {**p, "shown": shown, "start": min(p["start"], shown), "layout": _without(p["layout"], gone),
+            "panels": {pid: _first(panel, shown + 1) for pid, panel in p["panels"].items() if pid not in gone}}
+
+
+def _without(layout: list[list], ids: set) -> list[list]:
+    """A layout without the panels `ids` (a column or a row left empty goes too)."""
+    kept = [[[[pid for pid in _ids(col) if pid not in ids], w] for col, w in row] for row in layout]
+    kept = [[[col[0] if len(col) == 1 else col, w] for col, w in row if col] for row in kept]
+    return [row for row in kept if row]
 
 
 def encoded(p: dict) -> bytes:

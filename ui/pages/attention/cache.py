@@ -94,7 +94,7 @@ def iteration(s) -> dict:
             last_change=float(traj.changes[-1]), last_energy=float(E[-1]),
             converged=traj.converged, verdict=analysis.verdict(traj, X, binary=False),
             dist=float(np.max(np.abs(traj.final - ref.final))),
-            ref_steps=ref.steps, ref_converged=ref.converged)
+            ref_steps=ref.steps, ref_converged=ref.converged, final=traj.final, steps=traj.steps)
 
     return shared_cache.shared(key, build)
 

@@ -10,13 +10,16 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from hopfield_core import compare
+from hopfield_core import compare, questions
 from ui.charts import chart_numbers, charts
+from ui.settings import gate
 from ui.store import patterns
 from ui.store.shared_settings import SIDEBAR
 
 from . import cache, explain
 from .settings import RUN_MAX_STEPS, RUN_TOL, SETTINGS
+
+PAGE = "attention"
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,11 @@ def iterate_section(s: Setup) -> None:
     st.header("3. Iterate it and watch it converge")
     st.markdown(explain.iterate_intro(s.beta_id, s.T))
     it = cache.iteration(s)
+    names = list(s.ps.names)
+    gate.offer(PAGE, questions.DESTINATION.key, questions.destination_options(names, False, False),
+               lambda: questions.destination_of(it["verdict"], it["final"], s.ps.X, names, it["steps"]))
+    if gate.closed(PAGE):  # a lesson's question waits: the strip and the verdict would answer it
+        return
     charts.plot(st, it["strip"], key="attention_strip")
     c1, c2 = st.columns(2)
     charts.plot(c1, it["changes"], key="attention_changes")

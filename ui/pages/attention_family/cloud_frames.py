@@ -31,9 +31,10 @@ def payload(page: str, run_key: str, plain: list, normed: list, s_plain: np.ndar
         "plain": frames.chart([look(figs.cloud(plain[t], "Attention + residual", figures.RED)) for t in layers]),
         "normed": frames.chart([look(figs.cloud(normed[t], "… then layer norm", figures.BLUE)) for t in layers]),
         "spread": frames.chart([look(figs.spread_curves({"without layer norm": s_plain, "with layer norm": s_normed},
-                                                        t, "Spread", "mean distance to centroid")) for t in layers]),
+                                                        t, "Spread", "mean distance to centroid")) for t in layers],
+                               whole_run=True),
         "sv": frames.chart([look(figs.spread_curves(sv, t, "Largest singular value", "σ₁ of the centred cloud"))
-                            for t in layers]),
+                            for t in layers], whole_run=True),
     }
     p = frames.payload(page, run_key, L, panels, LAYOUT, steps=layers)
     p["mode"] = " ".join(m for m, on in (("presenter", presenter), ("projector", projector)) if on)

@@ -5,12 +5,13 @@ import numpy as np
 import streamlit as st
 
 from hopfield_core import expfamily as ef
-from hopfield_core import reference
+from hopfield_core import questions, reference
 from hopfield_core.analysis import energy_rises
 from ui.charts import chart_numbers, charts, figures
 from ui.player import browser
 from ui.serving import budget, memory_gate
 from ui.serving.shared_cache import shared
+from ui.settings import gate
 from ui.settings.modes import presenter, projector
 from ui.store import patterns, query, store
 
@@ -101,7 +102,10 @@ def cloud_section() -> None:
     data = shared(("cloud-player", PAGE, name, int(dim), int(n), int(seed), float(beta), int(layers), *look),
                   lambda: browser.frames.encoded(cloud_frames.payload(PAGE, run_key, plain, normed, s_plain,
                                                                       s_normed, sv, *look)))
+    gate.offer(PAGE, questions.SPREAD.key, questions.spread_options(), lambda: questions.spread(s_plain, s_normed))
     browser.show(PAGE, data)
+    if gate.closed(PAGE):  # a lesson's question waits: the curves and the numbers would answer it
+        return
     chart_numbers.show_columns(st, {
         "layer": np.arange(len(s_plain)), "spread, without layer norm": s_plain,
         "spread, with layer norm": s_normed, **{f"σ₁, {k}": v for k, v in sv.items()}},

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
+from hopfield_core import questions
 from hopfield_core.capacity import CLASSICAL_ALPHA, curves
 from ui.charts import chart_numbers
 from ui.serving import run_queue_view as queue_view
+from ui.settings import gate
 from ui.settings.modes import presenter
 
 from . import cache, cost, export, figures, live
@@ -120,6 +122,8 @@ def curves_section(c: CurveControls) -> None:
     measured = {v: [None] * len(ns) for v in c.variants}
 
     def draw(final):
+        if gate.pending(PAGE):  # a lesson's question waits: not a point of the curves before the lock
+            return
         results = [curves.curve_from_points(v, c.d, c.trials, c.flip,
                                             dict(cache.params_of(v, c.degree, c.beta)),
                                             [p for p in pts if p is not None])
@@ -153,7 +157,22 @@ def curves_section(c: CurveControls) -> None:
                             nbytes=cost.curves_bytes(c.variants, c.d, ns, c.trials))
     if result is not None:
         measured.update(result)  # another session's, when it computed the same run
+        offer_capacity(c, measured)
+        if gate.closed(PAGE):
+            return
         draw(True)
+
+
+def offer_capacity(c: CurveControls, measured: dict) -> None:
+    """A lesson's question on this run: up to what load the first classical network measured
+    still retrieves (hopfield_core.questions.capacity)."""
+    classical = [v for v in c.variants if v.startswith("classical")]
+    if not classical:
+        return
+    points = sorted((p for p in measured[classical[0]] if p is not None), key=lambda p: p.n_patterns)
+    n, success = [p.n_patterns for p in points], [p.success for p in points]
+    gate.offer(PAGE, questions.CAPACITY.key, questions.capacity_options(),
+               lambda: questions.capacity(n, success, c.d, VARIANT_NAMES[classical[0]]))
 
 
 # ------------------------------------------------------------------ basins

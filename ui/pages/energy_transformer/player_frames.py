@@ -83,10 +83,13 @@ def payload(page: str, run, image: np.ndarray, mask: np.ndarray, alpha: float, r
         "meanfill_mse": frames.metric("Mean-fill MSE", [f"{run.yardstick:.4f}"] * n, [""] * n, ["off"] * n),
         "device": frames.metric("Device", [device.upper()] * n, [""] * n, ["off"] * n),
         "took": frames.metric("Completion took", [f"{run.seconds * 1000:.0f} ms"] * n, [""] * n, ["off"] * n),
-        "energy": frames.chart([look(et_figures.energy(out.energies, t)) for t in steps]),
-        "error": frames.chart([look(et_figures.error(mse, run.yardstick, t)) for t in steps]),
-        "parts": frames.chart([look(et_figures.parts(out.energies_att, out.energies_hn, t)) for t in steps]),
-        "rate": frames.chart([look(et_figures.rate(out.rates, out.energies, alpha, t)) for t in steps]),
+        # the curves: the whole run, the step marked
+        "energy": frames.chart([look(et_figures.energy(out.energies, t)) for t in steps], whole_run=True),
+        "error": frames.chart([look(et_figures.error(mse, run.yardstick, t)) for t in steps], whole_run=True),
+        "parts": frames.chart([look(et_figures.parts(out.energies_att, out.energies_hn, t)) for t in steps],
+                              whole_run=True),
+        "rate": frames.chart([look(et_figures.rate(out.rates, out.energies, alpha, t)) for t in steps],
+                             whole_run=True),
     }
     panels["psnr"]["help"] = PSNR_HELP
     panels["meanfill_mse"]["help"] = (f"MSE of the yardstick, every hidden patch the mean colour of the shown "

@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from hopfield_core import analysis
+from hopfield_core import analysis, questions
 from hopfield_core import landscape as core
 from ui.charts import charts, figures
 from ui.serving import shared_cache
 from ui.serving.text import escaped
+from ui.settings import gate
 from ui.settings.modes import presenter
 
 from . import cache, explain
@@ -99,22 +100,33 @@ def show() -> None:
     points = tuple(map(tuple, P.tolist()))
     SETTINGS.assign("pts", points)
     us, vs, E, traj = cache.world(points, beta, (qx, qy), max_steps)
+    names = [f"x{i + 1}" for i in range(len(P))]
+    gate.offer("landscape", questions.DESTINATION.key, questions.destination_options(names, False, False),
+               lambda: questions.destination(traj, P, names, binary=False))
+    gate.offer("landscape", questions.FIXED_POINT.key, questions.fixed_point_options(),
+               lambda: questions.fixed_point(traj, names))
+    held = gate.pending("landscape")  # a lesson's question waits: the query alone, not its path
+    path = traj.states[:1] if held else traj.states
     click = core.grid_axis(us[0], us[-1], CLICK_GRID)
     # on a narrow screen the columns stack, the map above (ui/shell/responsive_css.py: _wide_row)
     title, compact = f"E(ξ) at β = {beta:g}", presenter()
     left, right = st.container(key="landscape_world_wide_row").columns([2, 1] if compact else [3, 2],
                                                                gap="large")
-    key = ("landscape", "world", points, beta, qx, qy, max_steps)
+    key = ("landscape", "world", points, beta, qx, qy, max_steps, held)
     if compact:  # the map's title beside it: the map keeps the height of a 768 px projector
         right.markdown(f"**{title}**")
     with left:
         fig = shared_cache.shared(key + (compact,), lambda: figs.world(
-            us, vs, E, P, traj.states, click, title,
+            us, vs, E, P, path, click, title,
             height=PRESENTER_HEIGHT if compact else 560, compact=compact))
         charts.plot(st, fig, key="landscape_world_chart", on_select="rerun", selection_mode="points")
         st.caption("Click any faint square (or a star, or a step) to move the query there. "
                    "Orange: the query (step 0); the numbers count the update steps.")
     with right:
+        if gate.closed("landscape"):
+            st.metric("Energy of the query", f"{traj.energies[0]:.6g}")
+            explain.world_view()
+            return
         v = analysis.verdict(traj, P, binary=False)
         # in presenter mode's narrow column, one metric a row
         m1, m2 = (st.container(), st.container()) if compact else st.columns(2)
@@ -123,7 +135,7 @@ def show() -> None:
         m3, m4 = (st.container(), st.container()) if compact else st.columns(2)
         m3.metric("Steps taken", traj.steps)
         m4.metric("Ends at", point_text(traj.final))
-        st.info(v.sentence([f"x{i + 1}" for i in range(len(P))]))
+        st.info(v.sentence(names))
         charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
                             traj.energies, traj.steps, title="Energy at each step", height=280)),
                         key="landscape_world_energy")

@@ -72,7 +72,7 @@ def payload(page: str, run_key: str, run, beta: float, kind: str, seed: int, cli
         "nll_train": nll_metric("Training NLL", run.nll, " since step 0"),
         "nll_held": nll_metric("Held-out NLL", run.held_nll, ""),
         "curves": frames.chart([look(figures.nll_curves(steps, run.nll, run.held_nll, int(s), height=CURVES_PX))
-                                for s in steps]),
+                                for s in steps], whole_run=True),
         "samples": frames.chart(draws),
         "describe": frames.live([(title(int(steps[t]), beta) if presenter else
                                   sentence(int(steps[t]), t, T, run.nll[t], run.held_nll[t]))

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from hopfield_core import ebm, images
+from hopfield_core import ebm, images, questions
 from ui.charts import chart_numbers, charts, pictures
 from ui.player import browser
 from ui.serving.shared_cache import shared
 from ui.serving.text import escaped
+from ui.settings import gate
 from ui.settings.modes import presenter, projector
 from ui.store import patterns, store
 
@@ -154,7 +155,11 @@ def plane_section() -> None:
     key = ("learning-player", dataclasses.astuple(c), pts, *look)
     data = shared(key, lambda: browser.frames.encoded(player_frames.payload(
         PAGE, run_key, run, c.beta, c.kind, c.seed, c.name == "mine", *look)))
+    gate.offer(PAGE, questions.HELD_OUT_FALLS.key, questions.held_out_falls_options(),
+               lambda: questions.held_out_falls(run.held_nll, run.nll))
     browser.show(PAGE, data, on_pick=_keep_pick if c.name == "mine" else None)
+    if gate.closed(PAGE):  # a lesson's question waits: every step's NLL would answer it
+        return
     steps = np.arange(FRAMES + 1) * run.per_frame
     chart_numbers.show_columns(st, {"Adam steps": steps, "training NLL": run.nll, "held-out NLL": run.held_nll},
                                "learning_numbers", "Every step of this run")

@@ -159,8 +159,12 @@ def _with_ids(d: draft.Draft) -> draft.Draft:
     return d
 
 
-def _kinds(name: str) -> list:
-    return [None, *page(name).questions]
+def _kinds(step: dict) -> list:
+    """No question, and the kinds the step's page asks in the step's view."""
+    info = page(step["page"])
+    if info.asked_in and step["view"].get("view") not in info.asked_in:
+        return [None]
+    return [None, *info.questions]
 
 
 def draft_section() -> None:
@@ -195,12 +199,12 @@ def _step(d: draft.Draft, i: int, s: dict) -> None:
         s["instruction"] = st.text_area("Instruction for students", value=s["instruction"],
                                         key=f"lessons_instruction_{uid}", height=80)
         _cap(s["instruction"], "instruction")
-        kinds = _kinds(s["page"])
+        kinds = _kinds(s)
         s["question"] = st.selectbox(
             "Question", kinds, index=kinds.index(s["question"]) if s["question"] in kinds else 0,
             format_func=lambda k: "No question" if k is None else questions.KINDS[k].question,
             key=f"lessons_question_{uid}", disabled=len(kinds) == 1,
-            help=None if len(kinds) > 1 else "This page asks no questions yet.")
+            help=None if len(kinds) > 1 else "This page asks no question in this view.")
         s["note"] = st.text_area("Teacher's note (students never see it)", value=s["note"],
                                  key=f"lessons_note_{uid}", height=68)
         _cap(s["note"], "note")

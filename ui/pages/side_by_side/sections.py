@@ -8,14 +8,17 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from hopfield_core import Trajectory, compare
+from hopfield_core import Trajectory, compare, questions
 from ui.charts import chart_numbers, charts, tables
 from ui.player import dynamics_view, runs
+from ui.settings import gate
 from ui.store import patterns, query
 from ui.store.shared_settings import SIDEBAR
 
 from . import cache, explain
 from .settings import SETTINGS
+
+PAGE = "side_by_side"
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,10 @@ def run_all(c: Controls, ps, pc) -> Comparison:
     ]
     key = (ps.fingerprint, pc.fingerprint, qkey, qckey, tuple(ps.names), c.mode, c.degree,
            c.exp_beta, c.beta, c.steps, seed)
-    return Comparison(ps, pc, q, qkey, qc, qckey, nets, key)
+    cmp = Comparison(ps, pc, q, qkey, qc, qckey, nets, key)
+    gate.offer(PAGE, questions.RETRIEVERS.key, questions.retrievers_options(len(nets)),
+               lambda: questions.retrievers(cache.verdicts(cmp), cmp.titles, query.query_source(ps), list(ps.names)))
+    return cmp
 
 
 def query_section(cmp: Comparison) -> None:
@@ -100,10 +106,13 @@ def query_section(cmp: Comparison) -> None:
     charts.plot(st, cache.query_figure(cmp), key="side_by_side_query", width=420)
 
 
-def finals_section(cmp: Comparison) -> list:
-    """Where each network ends, with its verdict beneath; returns the verdicts."""
-    verdicts = cache.verdicts(cmp)
+def finals_section(cmp: Comparison) -> list | None:
+    """Where each network ends, with its verdict beneath; returns the verdicts (None: a lesson's
+    question waits for them)."""
     st.header("Where each network ends")
+    if gate.closed(PAGE):
+        return None
+    verdicts = cache.verdicts(cmp)
     charts.plot(st, cache.finals_figure(cmp), key="side_by_side_finals")
     for col, v, n in zip(st.columns(len(cmp.nets)), verdicts, cmp.nets):
         with col:
@@ -112,6 +121,8 @@ def finals_section(cmp: Comparison) -> list:
 
 
 def energies_section(cmp: Comparison, view: str) -> None:
+    if gate.pending(PAGE):  # the curves show where each run ends
+        return
     normalised = view != "own scales"
     fig = cache.energies_figure(cmp, normalised)
     charts.plot(st, fig, key="side_by_side_energies")
@@ -119,7 +130,9 @@ def energies_section(cmp: Comparison, view: str) -> None:
     chart_numbers.show(st, fig, "side_by_side_energies_numbers")
 
 
-def summary_section(cmp: Comparison, verdicts: list) -> None:
+def summary_section(cmp: Comparison, verdicts: list | None) -> None:
+    if verdicts is None:
+        return
     target = query.query_source(cmp.ps)
     nets = cmp.nets
     st.header("Summary")

@@ -8,11 +8,13 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from hopfield_core import questions
 from hopfield_core.heads import analysis, kinds
 from ui.charts import chart_numbers
 from ui.player import browser
 from ui.serving.shared_cache import shared
 from ui.serving.text import ordinal, quoted
+from ui.settings import gate
 from ui.settings.modes import presenter, projector
 
 from . import cache, player_frames
@@ -102,7 +104,11 @@ def section(inp: Input, input_key: str) -> None:
     look = (presenter(), projector())
     data = shared(("head-player", run_key, start, *look), lambda: browser.frames.encoded(player_frames.payload(
         PAGE, run_key, W, E, inp.tokens, layer, head, token, start, *look)))
+    gate.offer(PAGE, questions.HEAD_KIND.key, questions.head_kind_options(),
+               lambda: questions.head_kind(W[T], bool(run.converged)))
     browser.show(PAGE, data)
+    if gate.closed(PAGE):  # a lesson's question waits: k90 at the end would answer it
+        return
     chart_numbers.show_columns(st, {"step": np.arange(T + 1), "energy": E,
                                     **{f"weight of token {j} ({tok})": W[:, j]
                                        for j, tok in enumerate(inp.tokens)}},

@@ -42,7 +42,7 @@ def payload(page: str, run_key: str, weights: np.ndarray, energies: np.ndarray, 
             weights[t], tokens, f"Attention of token {token}, layer {layer}, head {head}, step {t}"))
             for t in steps]),
         "energy": frames.chart([look(energy_curve(energies, t, title="Energy of the head's network"))
-                                for t in steps]),
+                                for t in steps], whole_run=True),
         "describe": frames.live([step_sentence(N, weights[t], t, T, float(energies[t])) for t in steps]),
     }
     p = frames.payload(page, run_key, T, panels, LAYOUT, start=start_frame(steps, start), steps=steps)

@@ -11,6 +11,7 @@ import streamlit as st
 
 from hopfield_core.heads import analysis, kinds
 from ui.charts import chart_numbers, charts, pictures, tables
+from ui.settings import gate
 from ui.settings.modes import presenter
 
 from . import cache, explain, figures
@@ -147,6 +148,8 @@ def head_codes(inp: Input, fixed: bool) -> tuple[np.ndarray, np.ndarray]:
 def head_map_section(inp: Input) -> None:
     if not presenter():  # a projector's 768 px: the toggle and the map on the first screen
         st.subheader("The head map")
+    if gate.closed(PAGE):  # a lesson's question waits: every head's kind would answer it
+        return
     fixed = S.show("fixed")
     codes, med = head_codes(inp, fixed)
     when = "at the fixed point" if fixed else "after one step"
@@ -198,6 +201,8 @@ def classes_table(table, key: str) -> None:
 def model_section(inp: Input) -> None:
     """Heads per kind per layer, one step against fixed point, on this input and on the
     shipped held-out set."""
+    if gate.closed(PAGE):
+        return
     table = analysis.kinds_table(list(inp.heads))
     changed = analysis.changed_share(list(inp.heads))
     st.markdown("**On your input**: heads per kind in each layer.")

@@ -1,58 +1,13 @@
-"""Prediction questions whose right answer the model computes: a lesson asks a student what a
-run will do before it is shown, and the answer is read from the run itself, never typed.
-
-A kind offers its options for the run's setting (the stored patterns' names, whether the update
-is synchronous) and reads the right one, with a sentence of what happened, from the finished run.
-Every kind's options end with NOT_SURE, and they cover every outcome the run can have (a run
-that did not settle within its step limit included), so the right answer is always one of them.
-
-# N patterns, d neurons, T steps
-# traj: a Trajectory (states (T+1, d), energies (T+1,), converged, cycle, extras)
-"""
+"""The kinds about a run of the networks (classical, dense, modern, the 2-D world, iterated
+attention) and of the Energy Transformer: where the query ends, whether the energy rises, the
+fixed point's kind, whether the hidden patches' error falls."""
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
-from .analysis import energy_rises, overlaps, verdict
-from .modern import fixed_point_kind, k90
-
-NOT_SURE = "not_sure"
-NOT_SURE_LABEL = "Not sure yet"
-SHOWN_OVERLAPS = 2  # the comparison names this many of the largest overlaps
-
-
-@dataclass(frozen=True)
-class Option:
-    key: str    # stable: what a saved prediction holds ("pattern:1", "mirror", "yes", "single", ...)
-    label: str  # what the student reads (pattern names come from users: shown as plain text)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the run did, read as an answer: the right option's key and a sentence saying what
-    happened, with the numbers that show it."""
-
-    right: str
-    says: str
-
-
-@dataclass(frozen=True)
-class Kind:
-    key: str
-    question: str  # asked before the run is shown
-
-
-def with_not_sure(options: list[Option]) -> list[Option]:
-    return [*options, Option(NOT_SURE, NOT_SURE_LABEL)]
-
-
-def _largest(m: np.ndarray, names: list[str], n: int = SHOWN_OVERLAPS) -> str:
-    """"overlap with H 0.62, with O 0.58": the n patterns of largest |overlap| at the end."""
-    order = np.argsort(-np.abs(m), kind="stable")[:n]
-    return "overlap " + ", ".join(f"with {names[i]} {m[i]:.2f}" for i in order)
-
+from ..analysis import energy_rises, overlaps, verdict
+from ..modern import fixed_point_kind, k90
+from .base import SHOWN_OVERLAPS, Kind, Option, Outcome, _falls, _largest, with_not_sure
 
 # ------------------------------------------------------------------ where the query ends
 
@@ -78,8 +33,12 @@ def destination_options(names: list[str], binary: bool, sync: bool) -> list[Opti
 
 def destination(traj, X: np.ndarray, names: list[str], binary: bool) -> Outcome:
     """Where the run ended (analysis.verdict), with its largest overlaps."""
-    v = verdict(traj, X, binary)
-    m = overlaps(traj.final, X)
+    return destination_of(verdict(traj, X, binary), traj.final, X, names, traj.steps)
+
+
+def destination_of(v, final: np.ndarray, X: np.ndarray, names: list[str], steps: int) -> Outcome:
+    """Where a run ended, from its verdict `v` (analysis.verdict) and its last state."""
+    m = overlaps(final, X)
     numbers = _largest(m, names)
     if v.kind == "retrieved":
         return Outcome(f"pattern:{v.pattern}", f"The query settled on pattern {names[v.pattern]}: {numbers}.")
@@ -93,8 +52,8 @@ def destination(traj, X: np.ndarray, names: list[str], binary: bool) -> Outcome:
     if v.kind == "cycle":
         return Outcome("cycle", f"The query fell into a 2-cycle: it flips between two states ({numbers} "
                                 "at the last one).")
-    steps = f"{traj.steps} step{'' if traj.steps == 1 else 's'}"
-    return Outcome("unsettled", f"The query did not settle within {steps}: {numbers} at the last.")
+    within = f"{steps} step{'' if steps == 1 else 's'}"
+    return Outcome("unsettled", f"The query did not settle within {within}: {numbers} at the last.")
 
 
 # ------------------------------------------------------------------ will the energy rise
@@ -156,25 +115,10 @@ def error_falls_options() -> list[Option]:
 
 def error_falls(mse: np.ndarray) -> Outcome:
     """The hidden patches' mean squared error at the last step against step 0: within 1 % is
-    "about the same"."""
+    "about the same"; from no error at all, any error is higher."""
     e = np.asarray(mse, dtype=np.float64)
-    if e[0] > 0:
-        change = (e[-1] - e[0]) / e[0]
-        key = "same" if abs(change) <= 0.01 else ("lower" if change < 0 else "higher")
-    else:  # no error at the start: any error at the end is higher
-        change, key = 0.0, ("same" if e[-1] <= 0 else "higher")
+    key, change = _falls(e)
     return Outcome(key, f"The hidden-patch error went from {e[0]:.4f} to {e[-1]:.4f} "
                         f"({100 * change:+.1f} %) over {len(e) - 1} steps.")
 
 
-KINDS = {k.key: k for k in (DESTINATION, RISES, FIXED_POINT, ERROR_FALLS)}
-
-
-def compare(predicted: str, options: list[Option], outcome: Outcome) -> str:
-    """The sentence a student reads when the run ends: their prediction, then what happened.
-    `predicted` is an option's key (NOT_SURE included)."""
-    label = {o.key: o.label for o in options}
-    said = "You were not sure yet." if predicted == NOT_SURE else f"You predicted {label.get(predicted, predicted)}."
-    verdict_words = "" if predicted == NOT_SURE else (" That is right." if predicted == outcome.right
-                                                      else f" The answer: {label.get(outcome.right, outcome.right)}.")
-    return f"{said} {outcome.says}{verdict_words}"
