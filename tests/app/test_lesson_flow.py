@@ -66,6 +66,7 @@ def test_before_the_lock_nothing_past_step_0_is_sent_then_all_of_it(lesson):
     at = open_app(query={"lesson": code})
     held = player.payload(at, "classical")
     assert held["shown"] == 0 and held["held"] == gate.HELD_TEXT and "answer" not in held
+    assert held["T"] == held["last"] == 0  # not even how many steps the run takes
     assert all(len(p.get("value", p.get("items", p.get("text", p.get("index", p.get("frames", [])))))) == 1
                for p in held["panels"].values())
     assert gate.CLOSED_TEXT in captions(at)

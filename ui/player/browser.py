@@ -73,7 +73,7 @@ def held(data: bytes) -> bytes:
     with _held_lock:
         found = _HELD.get(digest)
     if found is None:
-        found = frames.encoded({**frames.withheld(json.loads(data), 0), "held": gate.HELD_TEXT})
+        found = frames.encoded(frames.withheld(json.loads(data), 0, gate.HELD_TEXT))
         with _held_lock:
             if len(_HELD) >= _HELD_MOST:
                 _HELD.pop(next(iter(_HELD)))

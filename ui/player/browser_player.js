@@ -359,7 +359,8 @@ function init(root) {
     const focused = root.contains(document.activeElement) ? document.activeElement : null;
     const { B, count, scrub, note, answer } = S.bar;
     const step = S.p.steps ? S.p.steps[S.t] : S.t;  // a long run's frames are every k-th step
-    count.textContent = `${S.p.unit || "step"} ${step} of ${T}`;
+    const ofT = S.p.held ? "" : ` of ${T}`;  // a held run's length is not sent
+    count.textContent = `${S.p.unit || "step"} ${step}${ofT}`;
     B.step.disabled = S.t >= shown;
     B.run_all.disabled = S.t >= shown;
     B.play.disabled = shown === 0;
@@ -371,11 +372,11 @@ function init(root) {
     scrub.max = String(shown);
     scrub.value = String(S.t);
     scrub.disabled = shown === 0;
-    scrub.setAttribute("aria-valuetext", `${S.p.unit || "step"} ${step} of ${T}`);
-    const says = shown < last ? S.p.held || "" : S.p.note || "";
+    scrub.setAttribute("aria-valuetext", `${S.p.unit || "step"} ${step}${ofT}`);
+    const says = S.p.held || S.p.note || "";
     note.hidden = !says;
     note.textContent = says;
-    const compared = S.p.answer && shown === last && S.t === last ? S.p.answer : "";
+    const compared = S.p.answer && S.t === last ? S.p.answer : "";
     if (answer.textContent !== compared) answer.textContent = compared;
     answer.hidden = !compared;
     for (const panel of Object.values(S.panels)) panel.draw(S.t, S);

@@ -300,14 +300,20 @@ def _first(panel: dict, n: int) -> dict:
     return cut
 
 
-def withheld(p: dict, shown: int) -> dict:
+def withheld(p: dict, shown: int, held: str = "") -> dict:
     """The payload with only frames 0..shown in it (the rest not sent at all): the browser shows
-    those and holds Step, Run, Play and the scrubber there until the whole run comes. A panel
-    that shows the whole run at every frame (chart(..., whole_run=True)) is left out."""
+    those and holds Step, Run, Play and the scrubber there, saying `held`, until the whole run
+    comes. Nothing of the run's length is sent either (T, the frame count, a long run's note, the
+    pace are those of the frames sent), and a panel that shows the whole run at every frame
+    (chart(..., whole_run=True)) is left out."""
     shown = int(min(max(shown, 0), p["last"]))
     gone = {pid for pid, panel in p["panels"].items() if panel.get("whole_run")}
-    return {**p, "shown": shown, "start": min(p["start"], shown), "layout": _without(p["layout"], gone),
-            "panels": {pid: _first(panel, shown + 1) for pid, panel in p["panels"].items() if pid not in gone}}
+    steps = p.get("steps", list(range(p["last"] + 1)))[: shown + 1]
+    cut = {k: v for k, v in p.items() if k not in ("steps", "note")}
+    return {**cut, "T": int(steps[-1]), "last": shown, "shown": shown, "start": min(p["start"], shown),
+            "pace_ms": pace_ms(max(shown, 1)), "held": held, "layout": _without(p["layout"], gone),
+            "panels": {pid: _first(panel, shown + 1) for pid, panel in p["panels"].items() if pid not in gone},
+            **({"steps": steps} if "steps" in p else {})}
 
 
 def _without(layout: list[list], ids: set) -> list[list]:

@@ -118,15 +118,24 @@ def test_withheld_steps_are_not_in_the_payload_at_all():
         "m": frames.metric("E", [str(e) for e in E], ["", "-2", "-0.5", "-0.25"], ["off", "good", "good", "good"]),
         "notes": frames.notes([[frames.note("info", "flag", f"n{t}")] for t in range(4)]),
     }, [])
-    w = frames.withheld(p, 0)
+    w = frames.withheld(p, 0, "Predict first.")
     text = frames.encoded(w).decode()
-    assert w["shown"] == 0 and w["last"] == 3 and w["T"] == 3
-    for leaked in ("0.987654", "0.25", "n3", "a3", "step 3"):
-        assert leaked not in text
+    assert w["shown"] == w["last"] == w["T"] == 0 and w["held"] == "Predict first."
+    for leaked in ("0.987654", "0.25", "n3", "a3", "step 3", '"T":3', '"last":3'):
+        assert leaked not in text  # nor how long the run is
     assert frames.values(frames.figure_at(w["panels"]["energy"], 0)["data"][0]["y"]).tolist() == [3.0]
     np.testing.assert_array_equal(frames.pixels_at(w["panels"]["state"], 0), np.full((2, 2, 3), 9))
     whole = frames.withheld(p, 3)
-    assert frames.encoded(whole) == frames.encoded(p) or whole["panels"]["describe"] == p["panels"]["describe"]
+    assert whole["panels"]["describe"] == p["panels"]["describe"] and whole["T"] == 3 and whole["last"] == 3
+
+
+def test_a_held_long_run_sends_neither_its_thinned_steps_nor_its_note():
+    T = 600
+    steps = frames.frame_steps(T)
+    p = frames.payload("pg", "r", T, {"describe": frames.live([f"step {t}" for t in steps])}, [], steps=steps)
+    assert "note" in p and p["steps"][-1] == T
+    w = frames.withheld(p, 0, "held")
+    assert w["steps"] == [0] and "note" not in w and w["T"] == 0 and str(T) not in frames.encoded(w).decode()
 
 
 def test_a_column_may_stack_panels_and_a_follower_takes_some_of_them():
