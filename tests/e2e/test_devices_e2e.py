@@ -37,6 +37,7 @@ ET_SHARE = 0.4  # the ET's input and result, each, of a 1920 px wide projector s
 # mode, so there only a player's Step is asked for (PLAYERS).
 MAIN = {
     "": ('[data-testid="stPageLink"]', None),
+    "lessons": (".st-key-lessons_code input", None),
     "classical": (".st-key-classical_player [data-role=step]", ".st-key-classical_player [data-panel=energy]"),
     "dense": (".st-key-dense_player [data-role=step]", ".st-key-dense_player [data-panel=energy]"),
     "modern": (".st-key-modern_player [data-role=step]", ".st-key-modern_player [data-panel=energy]"),

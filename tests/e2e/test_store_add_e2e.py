@@ -11,7 +11,7 @@ import pytest
 from tests.support.browser import assert_healthy, shot, wait_idle
 from ui.pages import PAGES
 
-NO_STORE = {"home", "energy_transformer", "capacity_lab", "transformer_heads"}  # tests/app/test_sidebar.py
+NO_STORE = {"home", "lessons", "energy_transformer", "capacity_lab", "transformer_heads"}  # tests/app/test_sidebar.py
 VIEW = {"landscape": "?view=plane", "learning": "?view=images"}  # the sections with the store
 STORE_PAGES = [p.url_path + VIEW.get(p.file, "") for p in PAGES if p.file not in NO_STORE]
 COUNT = re.compile(r"Pattern store \((\d+)/\d+\)")

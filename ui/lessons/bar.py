@@ -14,6 +14,7 @@ import streamlit as st
 from hopfield_core import questions
 from ui.serving.text import escaped
 from ui.settings import gate
+from ui.settings.modes import presenter
 
 from . import flow
 
@@ -74,7 +75,8 @@ def question(t: flow.Taking, step) -> None:
     labels = {o.key: o.label for o in offer.options}
     # "Not sure yet" (the last) to start with: a group with a choice moves by the arrow keys
     st.radio(escaped(kind.question), options, index=len(options) - 1, key="lesson_option",
-             format_func=lambda k: escaped(labels[k]), label_visibility="collapsed")
+             format_func=lambda k: escaped(labels[k]), label_visibility="collapsed",
+             horizontal=presenter())  # on a projector, in rows: the demonstration stays in view
     st.text_input("Why? (optional, one line, at most 200 characters)", key="lesson_reason")
     failed = st.session_state.pop(_FAILED, None)
     if failed:

@@ -23,6 +23,7 @@ class PageInfo:
     player: str | None = None    # the link's query that shows its browser player ("": as it opens)
     questions: tuple[str, ...] = ()  # the kinds of prediction question a lesson's step can ask here
     asked_in: tuple[str, ...] = ()   # the values of the page's "view" where it asks them (): any
+    figure: bool = True              # a live figure (a chart, a player): Home and Lessons have none
 
     @property
     def settings(self) -> str | None:
@@ -44,8 +45,8 @@ class PageInfo:
 
 
 PAGES = (
-    PageInfo("home", "Home", ":material/home:", default=True),
-    PageInfo("lessons", "Lessons", ":material/co_present:"),
+    PageInfo("home", "Home", ":material/home:", default=True, figure=False),
+    PageInfo("lessons", "Lessons", ":material/co_present:", figure=False),
     PageInfo("classical", "Classical network (1982)", ":material/grid_on:",
              short="Classical network", player="", questions=("destination", "energy_rises")),
     PageInfo("dense", "Dense associative memory", ":material/blur_on:", player="",
@@ -71,6 +72,11 @@ PAGES = (
 def url_paths() -> list[str]:
     """Every page's url path, in the navigation's order ("" is Home)."""
     return [p.url_path for p in PAGES]
+
+
+def figure_paths() -> set[str]:
+    """The url paths of the pages with a live figure (every page but Home and Lessons)."""
+    return {p.url_path for p in PAGES if p.figure}
 
 
 def page(name: str) -> PageInfo:
