@@ -168,7 +168,7 @@ def test_the_dense_comparison_waits_for_the_lock():
     at = open_app(query={"lesson": code})
     assert "The same query, classical vs dense" in [h.value for h in at.header]
     assert gate.CLOSED_TEXT in captions(at)
-    before = len(at.main.children) and [m.value for m in at.markdown]
+    before = [m.value for m in at.markdown]
     choose(at, "pattern:0")
     assert gate.CLOSED_TEXT not in captions(at) and [m.value for m in at.markdown] != before
 
@@ -199,3 +199,10 @@ def test_a_database_that_is_down_gets_a_message_and_the_page_works(monkeypatch, 
     said = [w.value for w in at.warning]
     assert any("cannot be reached just now, so lessons are off; the page works as usual" in s for s in said)
     assert player.payload(at, "classical")["shown"] > 0 and not at.exception
+
+
+def test_a_question_on_a_page_with_no_run_yet_says_how_to_get_one():
+    code = one_step("classical", {"presets": ""}, "destination")  # an empty store: no run to ask about
+    at = open_app(query={"lesson": code})
+    assert "lesson_option" not in [r.key for r in at.radio]
+    assert any(i.value.startswith("The question opens when the page has a run to show") for i in at.info)

@@ -68,8 +68,8 @@ def question(t: flow.Taking, step) -> None:
             st.caption("Your reason: " + plain(kept.reason))
         return
     if offer is None:
-        st.info("The question opens when the page has a run to show: store some patterns or "
-                "choose an image first.")
+        st.info("The question opens when the page has a run to show: store some patterns, choose "
+                "an image, or press Run first.")
         return
     options = [o.key for o in offer.options]
     labels = {o.key: o.label for o in offer.options}

@@ -102,9 +102,7 @@ def _take(code: str) -> None:
 
 
 def _copy(lesson) -> None:
-    d = draft.from_lesson(lesson)
-    d.title = d.title[: lesson_file.CAPS["title"]]
-    draft.replace_with(_with_ids(d))
+    draft.replace_with(_with_ids(draft.from_lesson(lesson)))
     _say("success", f"Copied \"{lesson.title}\" into your draft below: change it, then save it as your own.")
 
 
