@@ -20,6 +20,7 @@ from typing import Callable
 
 import streamlit as st
 
+from hopfield_core import questions
 from ui.serving.text import quoted
 from ui.settings import gate
 from ui.settings.fields import Kept
@@ -266,12 +267,11 @@ def lock(option: str, reason: str) -> str | None:
     t, offer, h = taking(), gate.offered(), gate.held()
     if t is None or offer is None or h is None:
         return "This step has no question to answer here."
-    if len(reason) > lesson_file.CAPS.get("reason", 200):
-        return f"Your reason is {len(reason)} characters long; at most 200 are allowed. Shorten it and lock again."
+    cap = lesson_file.CAPS["reason"]
+    if len(reason) > cap:
+        return f"Your reason is {len(reason)} characters long; at most {cap} are allowed. Shorten it and lock again."
     if option not in {o.key for o in offer.options}:
         return "Choose one of the options first."
-    from hopfield_core import questions  # the comparison's words are the core's
-
     outcome = offer.outcome()
     said = questions.compare(option, offer.options, outcome)
     correct = None if option == questions.NOT_SURE else option == outcome.right
