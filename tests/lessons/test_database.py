@@ -207,3 +207,23 @@ def test_an_older_database_is_upgraded_with_its_predictions_kept(db):
     lesson_store.predict("ABC234", 1, me, "mirror", "", db, outcome=said, correct=False)
     got = lesson_store.predictions_of("ABC234", me, db)[1]
     assert got.outcome == said and got.correct is False
+
+
+def test_a_sqlite_file_locked_by_another_writer_gives_the_busy_sentence(tmp_path, monkeypatch):
+    import sqlite3
+
+    monkeypatch.setattr(database, "BUSY_S", 0.3)  # how long a writer waits, shortened for the test
+    address = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    code, _ = lesson_store.create(BODY, "t", address)
+    other = sqlite3.connect(tmp_path / "l.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        with pytest.raises(database.Unavailable) as e:
+            lesson_store.predict(code, 0, codes.new_student(), "mirror", "", address)
+        assert str(e.value) == "The lessons' database is busy just now; try again in a moment."
+        assert lesson_store.get(code, address).title == "t"  # reading still works (WAL)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert lesson_store.predict(code, 0, codes.new_student(), "mirror", "", address).option == "mirror"
+    database.forget(address)
