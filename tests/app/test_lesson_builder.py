@@ -149,3 +149,10 @@ def test_a_code_typed_in_any_case_opens_the_lesson_at_its_first_step():
     assert not at.exception and at.query_params["lesson"] == r.code and at.query_params["step"] == "1"
     assert any(f"**{r.lesson.title}** · step 1 of" in m.value for m in at.markdown)
     assert not [e for e in at.expander if e.label.startswith("Teacher's note")]  # nobody's key opens it
+
+
+def test_the_lessons_page_says_how_long_predictions_are_kept(monkeypatch):
+    said = lambda at: [c.value for c in at.caption if c.value.startswith("Kept: ")]  # noqa: E731
+    assert "for 30 days." in said(open_app("lessons"))[0]
+    monkeypatch.setenv("HOPFIELD_PREDICTION_DAYS", "7")  # the server's owner chose a week
+    assert "for 7 days." in said(open_app("lessons"))[0]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.lessons.lesson_store import retention_days
 from ui.shell import heading
 
 TITLE = "Lessons"
@@ -28,4 +29,5 @@ def how_to_build() -> None:
         "4. **Preview as a student**, then **Save**: you get the lesson's code, a link for students "
         "and a teacher's link. Keep the teacher's link to yourself: it is the only way to edit the lesson.")
     st.caption("Kept: the lesson until you delete it; students' predictions (a random id, the option, "
-               "the optional reason, the time) for 30 days. No names, no accounts, no IP addresses.")
+               f"the optional reason, the time) for {retention_days():g} days. No names, no accounts, "
+               "no IP addresses.")
