@@ -26,7 +26,10 @@ from ui.player import frames
 
 @pytest.fixture(scope="module")
 def et():
-    return load_pretrained("cpu")
+    """The model the page opens on: the paper's, whose descent draws the hole."""
+    from hopfield_core.et.checkpoint import MODELS
+
+    return load_pretrained("cpu", MODELS["paper"])
 
 
 PAGE = "energy_transformer"
@@ -298,7 +301,7 @@ def weights_dir(monkeypatch, tmp_path):
     monkeypatch.setattr(checkpoint, "ASSET_DIR", folder)
     monkeypatch.setattr(checkpoint, "MODELS", {"harmonic": folder, "paper": folder / "paper"})
     ui.pages.energy_transformer.cache._load.clear()
-    yield folder
+    yield folder / "paper"  # the model the page opens on
     ui.pages.energy_transformer.cache._load.clear()
 
 
@@ -485,7 +488,7 @@ def test_the_start_chooses_between_the_two_shipped_models_and_the_text_follows()
     bad = open_app("energy_transformer", query={"start": "[click](http://x)"})
     said = [w.value for w in bad.warning if "The link sets start" in w.value]
     assert said and "[click](http://x)" not in said[0].replace("`[click](http://x)`", "")  # inert
-    assert bad.selectbox(key="energy_transformer_start").value == "harmonic" and not bad.exception
+    assert bad.selectbox(key="energy_transformer_start").value == "paper" and not bad.exception
 
 
 def test_what_try_this_says_of_the_two_starts_holds_on_the_held_out_presets():

@@ -30,7 +30,10 @@ from ui.pages.energy_transformer.settings import GRID, PATCH, SIZE
 
 @pytest.fixture(scope="module")
 def et():
-    return load_pretrained("cpu")
+    """The model the page opens on: the paper's."""
+    from hopfield_core.et.checkpoint import MODELS
+
+    return load_pretrained("cpu", MODELS["paper"])
 
 
 def metric(at, label: str, t) -> tuple[str, str, str]:

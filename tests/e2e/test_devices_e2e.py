@@ -123,6 +123,10 @@ def _load(browser, server: str, path: str, w: int, h: int, presenter: bool, name
     control, figure = MAIN[path]
     try:
         goto(pg, server, path + ("?presenter=1" if presenter else ""))
+        show = pg.locator('[class*="_show_result"] button')
+        if presenter and show.count():  # presenter mode holds a page's result until the teacher shows it
+            show.first.click()
+            wait_idle(pg)
         if figure:
             pg.wait_for_function(DRAWN_JS, arg=figure, timeout=90_000)
         pg.wait_for_selector(f'[data-testid="stMain"] {control}', state="attached")

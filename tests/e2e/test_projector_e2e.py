@@ -182,6 +182,8 @@ def _load_and_measure(browser, server: str, path: str, w: int, h: int, mode: str
         result["scrolled_formulas"] = pg.evaluate(SCROLLED_FORMULAS_JS)
         result["metric_fonts"] = pg.evaluate(METRIC_FONTS_JS)
         result["main_height"] = pg.evaluate(MAIN_HEIGHT_JS)
+        if mode == "presenter":
+            result["presenter"] = pg.evaluate(PRESENTER_JS)
         if (w, h) == PROJECTOR:  # what the projector shows before anyone scrolls
             pg.screenshot(path=str(ARTIFACTS / f"projector_{name}_{w}x{h}_{mode}_viewport.png"))
         # the app scrolls inside stMain, not the document: grow the window to the content's
@@ -204,6 +206,16 @@ def _load_and_measure(browser, server: str, path: str, w: int, h: int, mode: str
 
 
 _RESULTS: dict[tuple, dict] = {}
+
+# presenter mode's first screen: the values line, the memory strip (on a page that uses the store,
+# whose panel is in the hidden sidebar) and where each ends
+PRESENTER_JS = """() => {
+  const box = (sel) => { const e = document.querySelector(sel); if (!e) return null;
+    const b = e.getBoundingClientRect(); return b.height ? [Math.round(b.top), Math.round(b.bottom)] : null; };
+  const heads = [...document.querySelectorAll('[data-testid=stSidebar] h2')].map(h => h.textContent);
+  return {values: box('.st-key-presenter_values'), memories: box('.st-key-presenter_memories'),
+          store: heads.some(t => t.startsWith('Pattern store'))};
+}"""
 
 
 def _write_report() -> None:
@@ -266,6 +278,21 @@ def test_live_figure_is_on_the_first_screen(measured, path):
     assert top is not None, f"no visible chart on {path} ({r['error']})"
     assert top < h, (f"{path}: the first chart starts at {top:.0f} px, below the first screen "
                      f"({h} px): the class sees no figure until someone scrolls")
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p in FIGURES] + SECTIONS)
+def test_presenter_first_screen_shows_the_values_the_memories_and_the_figure(measured, path):
+    """On the projector in presenter mode, before anyone scrolls: the line of the values being
+    demonstrated, the stored patterns (on a page that uses the store) and the live figure."""
+    w, h = PROJECTOR
+    r = measured(path, w, h, "presenter")
+    assert r["error"] is None, r["error"]
+    seen = r["presenter"]
+    assert seen["values"] and seen["values"][1] <= h, f"{path}: no values line on the first screen: {seen}"
+    if seen["store"]:
+        assert seen["memories"] and seen["memories"][1] <= h, f"{path}: no memory strip on the first screen: {seen}"
+    top = r["first_chart_top"]
+    assert top is not None and top < h, f"{path}: the live figure starts at {top} px in presenter mode"
 
 
 # ----------------------------------------------------------------- stricter, reported apart

@@ -27,7 +27,7 @@ from ui.settings.fields import Kept
 from ui.settings.layer import Settings
 from ui.store.shared_settings import LINK, SIDEBAR
 
-from . import codes, database, lesson_file, lesson_store
+from . import codes, database, lesson_file, lesson_store, short_links
 
 _STATE = "_lesson"
 PRUNE_EVERY_S = 3600.0  # predictions past their retention are deleted at most this often
@@ -151,7 +151,7 @@ def bind(pages: Pages) -> None:
 # ---------------------------------------------------------------- opening and moving
 
 def prune_now_and_then(now: float | None = None) -> None:
-    """Delete old predictions, at most once in PRUNE_EVERY_S per process."""
+    """Delete old predictions and short links, at most once in PRUNE_EVERY_S per process."""
     now = time.time() if now is None else now
     with _prune_lock:
         if now - _pruned[0] < PRUNE_EVERY_S:
@@ -159,6 +159,7 @@ def prune_now_and_then(now: float | None = None) -> None:
         _pruned[0] = now
     try:
         lesson_store.prune(now)
+        short_links.prune(now)
     except database.Unavailable:
         _pruned[0] = 0.0
 

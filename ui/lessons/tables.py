@@ -31,3 +31,13 @@ predictions = Table(
     Column("correct", Boolean),      # whether it was the model's answer (None: "Not sure yet")
     UniqueConstraint("lesson_id", "step", "student", name="one_prediction_per_step"),
 )
+
+views = Table(
+    "views", metadata,
+    Column("code", String(6), primary_key=True),
+    Column("digest", String(64), nullable=False, unique=True),  # SHA-256 of the page and its query
+    Column("page", String(40), nullable=False),  # the page's path ("" for Home)
+    Column("query", Text, nullable=False),       # the link's settings, URL-encoded
+    Column("created", Float, nullable=False),
+    Column("opened", Float, nullable=False, index=True),  # last made or opened: kept VIEW_DAYS after
+)

@@ -24,6 +24,9 @@ class PageInfo:
     questions: tuple[str, ...] = ()  # the kinds of prediction question a lesson's step can ask here
     asked_in: tuple[str, ...] = ()   # the values of the page's "view" where it asks them (): any
     figure: bool = True              # a live figure (a chart, a player): Home and Lessons have none
+    key_settings: tuple[str, ...] = ()  # presenter mode names these always (those the view uses)
+    reveal: str | None = None  # presenter mode shows the run's result at its player's "end", on a
+                               # "button" (a page without a player), or as computed (None)
 
     @property
     def settings(self) -> str | None:
@@ -48,24 +51,31 @@ PAGES = (
     PageInfo("home", "Home", ":material/home:", default=True, figure=False),
     PageInfo("lessons", "Lessons", ":material/co_present:", figure=False),
     PageInfo("classical", "Classical network (1982)", ":material/grid_on:",
-             short="Classical network", player="", questions=("destination", "energy_rises")),
+             short="Classical network", player="", questions=("destination", "energy_rises"),
+             key_settings=("rule", "mode", "T"), reveal="end"),
     PageInfo("dense", "Dense associative memory", ":material/blur_on:", player="",
-             questions=("destination", "energy_rises")),
+             questions=("destination", "energy_rises"), key_settings=("interaction", "n", "mode"), reveal="end"),
     PageInfo("modern", "Modern network & metastable states", ":material/scatter_plot:", player="",
-             questions=("destination", "fixed_point")),
+             questions=("destination", "fixed_point"), key_settings=("beta",), reveal="end"),
     PageInfo("landscape", "Energy landscape", ":material/landscape:", questions=("destination", "fixed_point"),
-             asked_in=("world",)),
-    PageInfo("side_by_side", "Side by side", ":material/view_column:", questions=("retrievers",)),
-    PageInfo("attention", "The attention limit", ":material/hub:", questions=("destination",)),
+             asked_in=("world",), key_settings=("beta", "pbeta", "betas", "bmodel"), reveal="button"),
+    PageInfo("side_by_side", "Side by side", ":material/view_column:", questions=("retrievers",),
+             key_settings=("mode", "degree", "exp_beta", "beta"), reveal="button"),
+    PageInfo("attention", "The attention limit", ":material/hub:", questions=("destination",),
+             key_settings=("proj", "beta", "T"), reveal="button"),
     PageInfo("energy_transformer", "Energy Transformer", ":material/auto_fix_high:", warm=True,
-             player="", questions=("error_falls", "energy_rises")),
-    PageInfo("capacity_lab", "Capacity lab", ":material/science:", questions=("capacity",), asked_in=("curves",)),
+             player="", questions=("error_falls", "energy_rises"), key_settings=("start", "mask", "steps"),
+             reveal="end"),
+    PageInfo("capacity_lab", "Capacity lab", ":material/science:", questions=("capacity",), asked_in=("curves",),
+             key_settings=("d", "degree", "beta", "ph_d")),
     PageInfo("learning", "Learning the memories", ":material/school:", player="", questions=("held_out_falls",),
-             asked_in=("plane",)),
+             asked_in=("plane",), key_settings=("N", "beta", "img_N", "img_beta"), reveal="end"),
     PageInfo("attention_family", "Attention as an exponential family", ":material/functions:",
-             player="view=cloud", questions=("spread",), asked_in=("cloud",)),
+             player="view=cloud", questions=("spread",), asked_in=("cloud",),
+             key_settings=("beta", "cbeta", "layers", "dbeta"), reveal="end"),
     PageInfo("transformer_heads", "Inside a trained Transformer", ":material/psychology:",
-             player="view=head", questions=("head_kind",), asked_in=("head",)),
+             player="view=head", questions=("head_kind",), asked_in=("head",),
+             key_settings=("model", "layer", "head")),
 )
 
 

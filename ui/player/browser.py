@@ -14,16 +14,17 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from functools import partial
 from pathlib import Path
 
 import streamlit as st
 
-from ui.settings import gate
+from ui.settings import gate, modes
+from ui.settings.modes import SPEEDS
 
 from . import frames, keyboard, plotly_static
 
 HERE = Path(__file__).parent
-SPEEDS = ((0.5, "Slow"), (1, "Normal"), (2, "Fast"), (4, "Fastest"))  # times the default pace
 
 TAB_ORDER = ("Tab goes through Reset, Step, Run, Play, the speed, this Keyboard help and the step "
              "slider, in that order (a button that is off is skipped); Enter or Space presses the "
@@ -33,7 +34,7 @@ TAB_ORDER = ("Tab goes through Reset, Step, Run, Play, the speed, this Keyboard 
 def help_lines() -> list[str]:
     """The Keyboard help, as plain lines."""
     keys = [f"{keyboard.SHORTCUTS[button]}: {what}" for button, what in keyboard.DOES.items()]
-    return [TAB_ORDER, "Keys: " + "; ".join(keys) + ".", keyboard.IN_FIELDS, keyboard.AT_THE_END]
+    return [TAB_ORDER, "Keys: " + "; ".join(keys) + ".", keyboard.IN_FIELDS, keyboard.AT_THE_END, keyboard.CLICKER_HELP]
 
 
 def _js() -> str:
@@ -41,6 +42,7 @@ def _js() -> str:
     return (js.replace("__PLOTLY__", plotly_static.URL)
               .replace("__HELP__", json.dumps(help_lines()))
               .replace("__KEYS__", json.dumps(keyboard.SHORTCUTS))
+              .replace("__CLICKER__", json.dumps(keyboard.CLICKER))
               .replace("__SPEEDS__", json.dumps([list(s) for s in SPEEDS])))
 
 
@@ -59,7 +61,17 @@ def show(page: str, data: bytes, name: str = "player", on_pick=None) -> None:
     elif (said := gate.answer(page)) is not None:  # shown when the run ends
         data = answered(data, said)
     kw = {"on_picked_change": on_pick} if on_pick is not None else {}
-    _PLAYER(data=data, key=f"{page}_{name}", width="stretch", **kw)
+    key = f"{page}_{name}"
+    _PLAYER(data=data, key=key, width="stretch", on_speed_change=partial(_speed_changed, key),
+            on_ended_change=partial(gate.reveal, page), **kw)
+
+
+def _speed_changed(key: str) -> None:
+    """The student chose another Play speed: kept for every player, and in the link (the browser
+    starts from the link's speed, ui.settings.modes)."""
+    state = st.session_state.get(key)
+    if isinstance(state, dict) and isinstance(state.get("speed"), (int, float)):
+        modes.use_speed(state["speed"])
 
 
 _HELD: dict[bytes, bytes] = {}  # a run's bytes' digest -> its step 0 alone (a few KB to 100 KB each)

@@ -6,6 +6,7 @@ const PLOTLY = "__PLOTLY__";
 const HELP = __HELP__;        // the Keyboard help's lines (plain text)
 const KEYS = __KEYS__;        // role -> key: reset 0, step S, run_all E, play P
 const SPEEDS = __SPEEDS__;    // [factor, label]; the default is the one of factor 1
+const CLICKER = __CLICKER__;  // presenter mode: role -> keys (step: ArrowRight, PageDown; back; reset)
 const ICONS = { reset: "first_page", step: "step", run_all: "last_page", play: "play_arrow",
                 pause: "pause" };
 const LABELS = { reset: "Reset", step: "Step", run_all: "Run", play: "Play", pause: "Pause" };
@@ -342,12 +343,39 @@ function controls(S) {
   B.run_all.onclick = () => S.go(S.p.shown);
   B.play.onclick = () => (S.playing ? S.pause() : S.play());
   scrub.oninput = () => S.go(Number(scrub.value));
-  speed.onchange = () => { S.speed = Number(speed.value); };
+  speed.onchange = () => {  // kept in the link (the server writes it there on the rerun it causes)
+    S.speed = Number(speed.value);
+    window.__hpSpeed = S.speed;
+    if (S.send) S.send("speed", S.speed);
+  };
   return { el: box, B, count, scrub, note, answer, speed };
 }
 
+// The link's value of a setting the page keeps there (the Play speed, presenter mode).
+function linkValue(name) {
+  return new URLSearchParams(window.location.search).get(name);
+}
+
+// The speed a player starts at: the one last chosen in this tab (the app's pages share the
+// document), else the link's.
+function startSpeed() {
+  const factor = window.__hpSpeed || Number(linkValue("speed"));
+  return SPEEDS.some(([f]) => f === factor) ? factor : 1;
+}
+
+// A key event aimed at something that uses the key itself: a field, the step slider, a radio
+// group, a tab list, a menu.
+function ownsKeys(target) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return true;
+  return Boolean(target.closest && target.closest(
+    '[role="tab"],[role="tablist"],[role="radio"],[role="radiogroup"],[role="slider"],' +
+    '[role="listbox"],[role="option"],[role="menu"],[role="menuitem"],[role="combobox"]'));
+}
+
 function init(root) {
-  const S = { p: null, raw: "", t: 0, playing: false, speed: 1, raf: 0, last: 0, panels: {}, bar: null };
+  const S = { p: null, raw: "", t: 0, playing: false, speed: startSpeed(), raf: 0, last: 0, panels: {},
+              bar: null };
 
   S.render = () => {
     if (S.p.follow) {  // a follower: its panels at the leader's frame, no controls of its own
@@ -384,6 +412,11 @@ function init(root) {
     root.dataset.frame = String(S.t);
     tell(S.p.page, { run: S.p.run, frame: S.t, playing: S.playing });  // to its followers
     root.dataset.playing = S.playing ? "1" : "0";
+    // presenter mode shows the run's result when the run reaches it: the server hears of the end once
+    if (S.t === last && !S.p.held && S.send && S.ended !== S.p.run && linkValue("presenter") === "1") {
+      S.ended = S.p.run;
+      S.send("ended", S.p.run);
+    }
     // Step and Run turn off at the end: the focus goes to Reset, not to the page
     if (focused && focused.disabled) B.reset.focus();
   };
@@ -468,19 +501,31 @@ function init(root) {
 
   S.keydown = (e) => {
     if (!S.p || S.p.follow) return;
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !S.p) return;
-    const target = e.target;
-    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
-        && !(target.tagName === "INPUT" && target.type === "range")) return;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector('.hp-root:not([data-follow="1"])') !== root) return;  // the page's first player
+    const target = e.target;
+    const field = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
     const key = e.key.length === 1 ? e.key.toUpperCase() : e.key;
     const role = Object.keys(KEYS).find((r) => KEYS[r] === key);
-    if (!role) return;
-    const B = S.bar.B;
-    const b = role === "pause" || role === "play" ? B.play : B[role];
-    if (b.disabled) return;
-    e.preventDefault();
-    b.click();
+    if (role) {  // the player's own letters: not while typing (the step slider lets them through)
+      if (field && !(target.tagName === "INPUT" && target.type === "range")) return;
+      const B = S.bar.B;
+      const b = role === "pause" || role === "play" ? B.play : B[role];
+      if (b.disabled) return;
+      e.preventDefault();
+      b.click();
+      return;
+    }
+    const click = Object.keys(CLICKER).find((r) => CLICKER[r].includes(e.key));
+    if (!click || linkValue("presenter") !== "1" || ownsKeys(target)) return;
+    e.preventDefault();  // a clicker's press steps the demonstration, it does not scroll the page
+    if (click === "reset") S.go(0);
+    else if (click === "back") S.go(S.t - 1);
+    else if (S.t < S.p.shown) S.go(S.t + 1);
+    else if (!S.p.held) {  // the run's end: in a lesson, the next press opens the lesson's next step
+      const next = document.querySelector(".st-key-lesson_next button");
+      if (next && !next.disabled) next.click();
+    }
   };
   document.addEventListener("keydown", S.keydown);
   return S;

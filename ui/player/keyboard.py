@@ -13,3 +13,11 @@ DOES = {"reset": "Reset: back to step 0", "step": "Step: one step forward",
 IN_FIELDS = "The keys do nothing while you type in a field."
 AT_THE_END = ("When Step and Run turn off at the end of a run, the focus moves to Reset; "
               "Play and Pause hand the focus to each other.")
+
+# A presentation clicker sends Page Down / Page Up (or the arrow keys): in presenter mode they step
+# the page's first player too (browser_player.js), and at the end of a run in a lesson the next
+# forward press opens the lesson's next step. role -> the keys (KeyboardEvent.key names).
+CLICKER = {"step": ["ArrowRight", "PageDown"], "back": ["ArrowLeft", "PageUp"], "reset": ["Home"]}
+CLICKER_HELP = ("In presenter mode a clicker works too: Right arrow or Page Down steps forward, "
+                "Left arrow or Page Up steps back, Home goes back to step 0; in a lesson, a forward "
+                "press at the end of the run opens the lesson's next step.")

@@ -15,6 +15,7 @@ from ui.serving.text import escaped, quoted
 
 MAX_RAW = 40  # characters of a link value worth reading: no setting needs more
 HIDE = "_hide"
+SHOW = "_show"  # presenter mode keeps this control on screen, large (ui.shell.presenter_view)
 UNREADABLE = "could not be read as this setting"  # a parser's failure without a reason of its own
 
 
@@ -46,6 +47,14 @@ class Field:
     current: Callable | None = None  # kept: () -> the value in use, where the app keeps it
     use: Callable | None = None      # kept: value -> None, puts a value in use there
     aliases: tuple[str, ...] = ()    # the names older links gave it: read, never written
+    hides: bool | None = None        # whether `<key>_hide=1` can hide its control (None: every field
+                                     # but a kept one; the pattern store's editing can be hidden)
+    needs: tuple = ()                # (another field's key, the values of it under which this one
+                                     # applies): e.g. ("bhand", (True,)) for a beta set by hand
+
+    @property
+    def can_hide(self) -> bool:
+        return self.kind != "kept" if self.hides is None else self.hides
 
     def names_in(self, params) -> str | None:
         """The name under which a link gives this field (its own first, then an old one)."""
@@ -53,9 +62,17 @@ class Field:
 
     def hidden_in(self, params) -> bool:
         """Whether a link hides this field's control (`<name>_hide=1`, under any of its names)."""
-        return self.kind != "kept" and any(
-            str(params.get(n + HIDE, "")).strip().lower() in ("1", "true")
-            for n in (self.key, *self.aliases))
+        return self.can_hide and self.asks_hidden(params)
+
+    def asks_shown(self, params) -> bool:
+        """Whether the link keeps its control on screen in presenter mode (`<name>_show=1`)."""
+        return any(str(params.get(n + SHOW, "")).strip().lower() in ("1", "true")
+                   for n in (self.key, *self.aliases))
+
+    def asks_hidden(self, params) -> bool:
+        """Whether the link asks to hide it, whether or not it can be hidden."""
+        return any(str(params.get(n + HIDE, "")).strip().lower() in ("1", "true")
+                   for n in (self.key, *self.aliases))
 
     # ---------------------------------------------------------------- text
     def shown(self, value) -> str:

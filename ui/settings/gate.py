@@ -11,7 +11,14 @@ this run, and a function giving the outcome, read from the run by the core
 ran, in a place it kept above the page; once a prediction is locked, `answer()` is the sentence
 comparing it with the outcome, which the player shows when the run ends. No outcome is computed
 for the browser while the gate is pending. Kept in session state; a hold lasts until the lesson
-layer changes it."""
+layer changes it.
+
+Presenter mode holds the same sections without a lesson, so that the class sees a run's result
+when the run reaches it and not before (`start_run(page, reveal)`, from the registry): on a page
+with a player the result shows once the player reports the run's end (`reveal`, from the
+player's "ended" trigger), on a page without one once the teacher presses "Show the result"
+(drawn by the first section that is closed). A change of any value that defines the run holds
+it again (layer.identity)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,8 +28,15 @@ import streamlit as st
 
 from hopfield_core import questions
 
+from . import layer
+from .modes import presenter
+
 _HOLD, _OFFER = "_gate_hold", "_gate_offer"
 CLOSED_TEXT = "Lock a prediction in the lesson bar above to see the outcome here."
+REVEAL_TEXT = "Shown when the run reaches its end: press Run, or step to the end."
+SHOW_TEXT = "The result is shown when you press Show the result."
+_REVEAL_RUN, _REVEALED, _BUTTON = "_gate_reveal_run", "_gate_revealed", "_gate_reveal_button"
+NOT_THE_RUN = ("view", "presenter", "projector", "speed")  # values that change no run's result
 HELD_TEXT = "Step, Run and Play open when you lock a prediction (or choose \"Not sure yet\") above."
 
 
@@ -51,9 +65,31 @@ def held() -> Hold | None:
     return st.session_state.get(_HOLD)
 
 
-def start_run() -> None:
-    """Before a page runs: no offer yet (the page's run makes this run's)."""
+def start_run(page: str | None = None, reveal: str | None = None) -> None:
+    """Before a page runs: no offer yet (the page's run makes this run's); in presenter mode, how
+    page's result is revealed ("end": its player's end, "button": Show the result; None: as it is
+    computed)."""
     st.session_state.pop(_OFFER, None)
+    st.session_state.pop(_BUTTON, None)
+    st.session_state[_REVEAL_RUN] = (page, reveal) if reveal and presenter() else None
+
+
+def reveal(page: str) -> None:
+    """The run of page's current values has reached its end (or the teacher asked): show it."""
+    st.session_state.setdefault(_REVEALED, {})[page] = layer.identity(page, NOT_THE_RUN)
+
+
+def presenter_holds(page: str) -> bool:
+    """Whether presenter mode keeps page's result off the screen until its run reaches it."""
+    run = st.session_state.get(_REVEAL_RUN)
+    if not run or run[0] != page:
+        return False
+    return st.session_state.get(_REVEALED, {}).get(page) != layer.identity(page, NOT_THE_RUN)
+
+
+def hides(page: str) -> bool:
+    """Whether what the run will reveal is kept off the page (a lesson's question, presenter mode)."""
+    return pending(page) or presenter_holds(page)
 
 
 def pending(page: str) -> bool:
@@ -63,9 +99,22 @@ def pending(page: str) -> bool:
 
 
 def closed(page: str, where=None) -> bool:
-    """For a section that shows an outcome: True (and one line in its place) while pending."""
+    """For a section that shows an outcome: True (and one line in its place) while pending, or
+    while presenter mode holds it (the first such section of a page without a player draws the
+    "Show the result" button)."""
+    where = where or st
     if pending(page):
-        (where or st).caption(CLOSED_TEXT)
+        where.caption(CLOSED_TEXT)
+        return True
+    if presenter_holds(page):
+        if st.session_state[_REVEAL_RUN][1] == "button":
+            if not st.session_state.get(_BUTTON):
+                st.session_state[_BUTTON] = True
+                where.button("Show the result", key=f"{page}_show_result", type="primary",
+                             on_click=reveal, args=(page,), icon=":material/visibility:")
+            where.caption(SHOW_TEXT)
+        else:
+            where.caption(REVEAL_TEXT)
         return True
     return False
 

@@ -27,16 +27,25 @@ never read st.query_params: this module is its only reader and writer.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Callable
 
 import streamlit as st
 
 from ui.serving.text import quoted
 
-from . import lesson_line
-from .fields import HIDE, Field
+from . import lesson_line, link_check
+from .fields import HIDE, SHOW, Field
+from .modes import presenter
 
 # ---------------------------------------------------------------- binding
+
+_USED = "_settings_used"  # the fields whose controls this run drew or reached (Settings.show)
+_KEPT = "_settings_kept_on_screen"  # state keys a link keeps on screen in presenter mode (`_show`)
+_KEPT_RUN = "_settings_kept_this_run"  # [(settings, key, widget arguments)] reached this run
+MOST_KEPT = 2  # controls presenter mode keeps on screen
+_BOUND = "_settings_bound"  # every Settings bound in this session, by name (`identity`)
+
 
 def _values() -> dict:
     return st.session_state.setdefault("_settings", {})
@@ -73,6 +82,7 @@ class Settings:
             self.read(st.query_params)
         if self.prefix:  # a page's (the shared ones, prefix "", describe no page)
             st.session_state["_settings_page"] = self
+        st.session_state.setdefault(_BOUND, {})[self.page] = self
         return self
 
     def read(self, params) -> None:
@@ -82,6 +92,13 @@ class Settings:
             values.setdefault(sk, f.default)
             if f.hidden_in(params):
                 st.session_state.setdefault("_hidden", set()).add(sk)
+            if f.asks_shown(params) and f.widget not in ("none", "pick"):
+                kept = st.session_state.setdefault(_KEPT, [])
+                if len(kept) < MOST_KEPT:
+                    kept.append(sk)
+                else:
+                    _note(f"The link asks presenter mode to show more than {MOST_KEPT} controls; it shows "
+                          f"the first {MOST_KEPT}, not {f.key} ({f.label}).")
             name = f.names_in(params)  # an old link may name it as it was once called
             if name is None:
                 continue
@@ -102,12 +119,31 @@ class Settings:
             st.session_state.setdefault("_settings_from_link", set()).add(sk)
             if f.kind == "pick":  # its message, if the store lacks the pattern, quotes the link
                 st.session_state.setdefault("_settings_link_text", {})[sk] = (name, raw)
+        for sentence in link_check.unheeded(self, params):
+            _note(sentence)
 
     def link(self) -> dict[str, str]:
-        out = {key: text for key, f in self.fields.items()
-               if (text := f.shown(self.value(key))) is not None}
+        """The values the view uses, as the link writes them: a field whose control this run drew
+        (or reached, hidden), or whose value differs from its default, if it applies (a field
+        that depends on another's value, e.g. beta set by hand, does not apply when that is off;
+        a custom field, whose widget is the page's own, is used when the run read its value).
+        A default the view does not use is left out: a link that leaves it out gets it."""
+        used = st.session_state.get(_USED, set())
+        out = {}
+        for key, f in self.fields.items():
+            if not link_check.applies(self, f):
+                continue
+            value = self.value(key)
+            text = f.shown(value)
+            default = text == f.shown(f.default)
+            if text is None or default and (f.kind != "kept" and self.state_key(key) not in used
+                                            or f.kind == "custom" and not text):
+                continue  # a default the view does not use, or an empty one of the page's own
+            out[key] = text
         hidden = st.session_state.get("_hidden", set())
         out.update({key + HIDE: "1" for key in self.fields if self.state_key(key) in hidden})
+        kept = st.session_state.get(_KEPT, [])
+        out.update({key + SHOW: "1" for key in self.fields if self.state_key(key) in kept})
         return out
 
     # ------------------------------------------------------------ values
@@ -115,6 +151,8 @@ class Settings:
         if self.fields[key].kind == "kept":
             return self.fields[key].current()
         sk = self.state_key(key)
+        if self.fields[key].kind == "custom":  # the page draws its own widget: reading it is using it
+            st.session_state.setdefault(_USED, set()).add(sk)
         if sk in st.session_state:  # the widget's state is the newest
             value = st.session_state[sk]
             return tuple(value) if self.fields[key].kind == "multi" else value
@@ -142,7 +180,7 @@ class Settings:
         Returns {key: its column}; a hidden key's is None (`show` draws nothing for it)."""
         where = where or st
         text = lesson_line.line([(self.fields[k], self.value(k)) for k in keys if self.hidden(k)])
-        if text:
+        if text and not presenter():  # presenter mode names every value in its own line
             where.caption(text)
         lesson_line.said(self, keys)
         shown = [i for i, k in enumerate(keys) if not self.hidden(k)]
@@ -155,13 +193,19 @@ class Settings:
     def show(self, key: str, where=None, **kw):
         """Draw the field's widget (unless the link hides it); returns the value in use."""
         f, sk = self.fields[key], self.state_key(key)
+        kept_now = kw.pop("_kept", False)  # draw_kept's call: draw it here
         values = _values()
         values.setdefault(sk, f.default)
+        st.session_state.setdefault(_USED, set()).add(sk)  # the view uses it: its link carries it
         if f.widget == "pick":  # shown or hidden, a pattern the store holds
             held = _held_pattern(f, sk, st.session_state.get(sk, values[sk]), list(kw["options"]))
             values[sk] = held
             if sk in st.session_state:
                 st.session_state[sk] = held
+        if presenter() and sk in st.session_state.get(_KEPT, ()) and not kept_now:
+            # drawn above the figure instead, once the page ran (draw_kept): its value as it stands
+            st.session_state.setdefault(_KEPT_RUN, []).append((self, key, kw))
+            return st.session_state[sk] if sk in st.session_state else values[sk]
         if self.hidden(key):
             st.session_state.pop(sk, None)
             lesson_line.reached(self, key)  # named in the lesson's line instead
@@ -224,13 +268,81 @@ WIDGETS: dict[str, Callable] = {
 }
 
 
-def publish(*parts: Settings | None) -> None:
-    """Rewrite the address bar to the values in use of these settings (None: none), in order."""
+def publish(*parts: Settings | None) -> dict[str, str]:
+    """Rewrite the address bar to the values in use of these settings (None: none), in order;
+    returns them."""
     wanted = {}
     for part in parts:
         wanted.update(part.link() if part is not None else {})
     if dict(st.query_params) != wanted:
         st.query_params.from_dict(wanted)
+    return wanted
+
+
+def opening_value(name: str) -> str | None:
+    """A value of the link as the browser gave it (a short link's code, ui/shell/share.py)."""
+    return st.query_params.get(name)
+
+
+def open_view(script: str, params: dict[str, str]) -> None:
+    """Open a page with these link values, as if its long link had been opened (a short link)."""
+    st.switch_page(script, query_params=params)
+
+
+def opened() -> None:
+    """The session's first run: keep the names its link gave, for `check_names` once the page ran."""
+    if "_link_checked" not in st.session_state:
+        st.session_state.setdefault("_link_names", tuple(st.query_params.keys()))
+
+
+def check_names(parts: list[Settings | None], where: str) -> None:
+    """Once a session, after its first page ran: each name of the opening link that none of these
+    settings reads gets a sentence (ui.settings.link_check.unknown)."""
+    names = st.session_state.pop("_link_names", None)
+    if names is None:
+        return
+    st.session_state["_link_checked"] = True
+    for sentence in link_check.unknown(names, [p for p in parts if p is not None], where):
+        _note(sentence)
+
+
+def _peek(s: Settings, key: str):
+    """The value in use, read without counting as a use (Settings.value marks a custom field used)."""
+    f, sk = s.fields[key], s.state_key(key)
+    if f.kind == "kept":
+        return f.current()
+    value = st.session_state[sk] if sk in st.session_state else _values().get(sk, f.default)
+    return tuple(value) if f.kind == "multi" else value
+
+
+def identity(page: str, left_out: tuple[str, ...] = ()) -> str:
+    """A digest of every value in use that defines page's demonstration (its own settings, the
+    shared ones, the store): the same values, the same run. `left_out`: keys that do not (a
+    section's choice, presenter mode, the speed)."""
+    parts = []
+    for name, s in sorted(st.session_state.get(_BOUND, {}).items()):
+        if s.prefix and name != page:  # another page's settings
+            continue
+        for key, f in s.fields.items():
+            if key not in left_out:
+                parts.append(f"{name}.{key}={f.shown(_peek(s, key))}")
+    return hashlib.sha1("&".join(parts).encode("utf-8")).hexdigest()
+
+
+def used(settings: Settings, key: str) -> bool:
+    """Whether this run drew or reached the field's control (or read a custom field)."""
+    return settings.state_key(key) in st.session_state.get(_USED, set())
+
+
+def kept_on_screen() -> list:
+    """The controls a link keeps on screen in presenter mode that this run reached."""
+    return list(st.session_state.get(_KEPT_RUN, []))
+
+
+def draw_kept(kept: list) -> None:
+    """Draw the controls presenter mode keeps on screen (kept_on_screen), where the caller is."""
+    for settings, key, kw in kept:
+        settings.show(key, _kept=True, **kw)
 
 
 def page() -> Settings | None:
@@ -241,4 +353,6 @@ def page() -> Settings | None:
 def clear_page() -> None:
     """Before the page runs: no page described yet, no hidden control reached yet."""
     st.session_state.pop("_settings_page", None)
+    st.session_state[_USED] = set()
+    st.session_state[_KEPT_RUN] = []
     lesson_line.start_run()

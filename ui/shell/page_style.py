@@ -8,6 +8,7 @@ import streamlit as st
 from ui.settings.modes import PROJECTOR_HELP, presenter, projector
 from ui.store.shared_settings import LINK
 
+from . import history
 from .responsive_css import RESPONSIVE_CSS
 
 # every page, every screen: nothing is cut with an ellipsis, formulas shrink a little on
@@ -88,10 +89,18 @@ PRESENTER_CSS = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [class*="st-key-controls"] { display: none !important; }
-.block-container { max-width: 100% !important; padding-top: 4rem !important; }
+.block-container { max-width: 100% !important; padding: 3.9rem 1.5rem 2rem !important; }
+.block-container [data-testid="stVerticalBlock"] > div:has(> [data-testid="stVerticalBlock"]:empty)
+  { display: none !important; }  /* an empty slot (no lesson, no message) takes no gap */
 html, body, [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li
   { font-size: 1.35rem !important; }
-html body h1 { font-size: clamp(2.2rem, 3.2vw, 3rem) !important; }
+html body h1 { font-size: clamp(1.6rem, 2.5vw, 2.6rem) !important; padding: 0.2rem 0 !important; }
+@media (min-width: 760px) {  /* the teacher's row sits in the header's band: the figure gains its room */
+  html body .st-key-presenter_row { position: fixed !important; top: 0.55rem; left: 1.5rem; z-index: 999991;
+    width: auto !important; max-width: calc(100vw - 5rem); }
+}
+html body .st-key-presenter_row :is(p, button, label, span) { font-size: 1rem !important; }
+html body .st-key-presenter_row button { min-height: 2.2rem !important; padding: 0.1rem 0.7rem !important; }
 html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"] *
   { font-size: clamp(1.5rem, 2.8vw, 2.6rem) !important; }
 html body [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
@@ -146,19 +155,23 @@ html body .stApp hr { border-color: #000000 !important; }
 """
 
 
-def apply() -> None:
+def apply():
     """The page CSS; in projector mode the high-contrast CSS; in presenter mode the back
-    row's, its way out and, beside it, the projector switch (the sidebar's is hidden)."""
+    row's, its way out and, beside it, the projector switch (the sidebar's is hidden). Returns
+    presenter mode's row of buttons, for the student link (None outside presenter mode)."""
     st.html(PAGE_CSS + CONTRAST_CSS + RESPONSIVE_CSS)  # style only: takes no room on the page
+    history.one_entry_per_page()  # one Back press per page (hidden: takes no room)
     if projector():
         st.html(PROJECTOR_CSS)
     if presenter():
         st.html(PRESENTER_CSS)
-        row = st.container(horizontal=True, gap="medium", vertical_alignment="center")
+        row = st.container(horizontal=True, gap="small", vertical_alignment="center", key="presenter_row")
         row.button("Leave presenter mode", key="leave_presenter", on_click=_leave_presenter)
         st.session_state.projector_presenter = projector()  # follows the sidebar's switch
         row.toggle("High-contrast projector mode", key="projector_presenter",
                    on_change=_switch_projector, help=PROJECTOR_HELP)
+        return row.container(width="content")
+    return None
 
 
 def _leave_presenter() -> None:

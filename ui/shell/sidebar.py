@@ -11,12 +11,12 @@ from ui.charts import pictures
 from ui.serving.text import quoted
 from ui.settings.modes import PROJECTOR_HELP
 from ui.store import patterns, store
-from ui.store.shared_settings import CORRUPTION_LABELS, SIDEBAR
+from ui.store.shared_settings import CORRUPTION_LABELS, LINK, SIDEBAR, STORE_KEPT, USES_AMOUNT, USES_SEED
 from ui.store.upload_quota import QuotaExceeded
 from ui.store.uploads import UPLOAD_TYPES
 
-USES_AMOUNT = {"flip", "noise", "mask"}  # the corruptions that read q_amount (images.corrupt)
-USES_SEED = {"flip", "noise"}            # ... and those that draw random numbers from q_seed
+from . import presenter_view
+
 NOTHING_CHOSEN = "Choose one or more presets in the list first, then press Add."
 
 # The preset list keeps one height whether it has the focus or not. Streamlit gives its text
@@ -51,8 +51,14 @@ def panels(store: bool = True, representation: bool = True, binary: bool = True,
 
 
 def _store_panel() -> None:
+    st.session_state[presenter_view.STORE_DRAWN] = True  # the page uses the store: presenter mode shows it
     items = store.items()
     st.header(f"Pattern store ({len(items)}/{store.MAX_PATTERNS})")
+    if LINK.hidden("presets"):  # presets_hide=1: the store shown, its editing controls not
+        st.caption(STORE_KEPT)
+        if items:
+            _store_gallery(items, removable=False)
+        return
     groups = preset_groups()
     group = st.segmented_control("Presets", list(groups), key="preset_group", default="letters",
                                  required=True)
@@ -121,7 +127,7 @@ def _uploader() -> None:
         st.error(err)
 
 
-def _store_gallery(items) -> None:
+def _store_gallery(items, removable: bool = True) -> None:
     """The stored patterns, three to a row (large enough to tell apart in the sidebar). Each
     caption takes two lines, broken between words (page_style.PAGE_CSS), so the remove buttons
     under a row line up; the button's tooltip names the pattern in full."""
@@ -134,8 +140,9 @@ def _store_gallery(items) -> None:
                                                    ps.X[start:start + per_row]), start=start + 1):
                 col.image(pictures.picture_png(x, ps.shape), caption=f"{i}. {item.name}",
                           width="stretch", output_format="PNG", alt=gallery_alt(i, item.name, ps.shape))
-                col.button("✕", key=f"remove_{item.key}", help=f"Remove {i}. {item.name}",
-                           on_click=store.remove, args=(item.key,))
+                if removable:
+                    col.button("✕", key=f"remove_{item.key}", help=f"Remove {i}. {item.name}",
+                               on_click=store.remove, args=(item.key,))
 
 
 def gallery_alt(number: int, name: str, shape: tuple) -> str:

@@ -12,7 +12,7 @@ from hopfield_core import drawing
 
 from . import patterns, query, store
 from .grid_editor import cell_grid, new_edits
-from .shared_settings import MAX_FLIPS, SIDEBAR
+from .shared_settings import LINK, MAX_FLIPS, SIDEBAR, STORE_KEPT
 
 KEYS_HINT = ("Keyboard: Tab to the grid, the arrow keys move the cursor, Space or Enter "
              "{verb} its cell.")
@@ -47,6 +47,9 @@ def _store_drawing(size: int) -> None:
 @st.fragment
 def draw(page: str) -> None:
     """Draw a pattern at the representation's size and store it (a click reruns only this)."""
+    if LINK.hidden("presets"):  # the link keeps the store as it is (presets_hide=1)
+        st.caption(STORE_KEPT)
+        return
     size = int(patterns.representation()[0])
     key = f"{page}_draw_{size}"
     st.caption(f"{size} x {size} cells. Click a cell to ink or erase it; drag across cells to "

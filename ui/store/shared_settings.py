@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hopfield_core.drawing import SIZES
 from hopfield_core.images import CORRUPTIONS
-from ui.settings import modes
+from ui.settings import layer, modes
 from ui.settings.fields import Choice, Custom, Flag, Float, Int, Kept, LinkValueError, Pick
 from ui.settings.layer import Settings
 
@@ -19,6 +19,10 @@ CORRUPTION_LABELS = {"none": "none", "flip": "flip pixels", "noise": "Gaussian n
                      "mask": "mask a square", "half": "hide the bottom half", "invert": "invert"}
 BINARIZE = {"threshold": "threshold", "dither": "dither"}
 MAX_FLIPS = 256  # pixels of the query flipped by hand that a link can carry
+STORE_KEPT = ("This link keeps the pattern store as it was set: its patterns cannot be added, "
+              "cleared or removed here.")  # a link's presets_hide=1
+USES_AMOUNT = ("flip", "noise", "mask")  # the corruptions that read q_amount (images.corrupt)
+USES_SEED = ("flip", "noise")            # ... and those that draw random numbers from q_seed
 
 
 def read_flips(text: str) -> tuple[int, ...]:
@@ -43,9 +47,9 @@ SIDEBAR = Settings("sidebar", [
     Pick("q_index", "Start from pattern", 0, MAX_PATTERNS),
     Choice("q_corruption", "Corruption", "flip", tuple(CORRUPTIONS), widget="select",
            names=CORRUPTION_LABELS),
-    Float("q_amount", "Amount", 0.2, 0.0, 1.0, step=0.05,
+    Float("q_amount", "Amount", 0.2, 0.0, 1.0, step=0.05, needs=("q_corruption", USES_AMOUNT),
           help="flip: the fraction of pixels flipped; noise: its strength; mask: the area hidden."),
-    Int("q_seed", "Seed", 0, 0, 2 ** 31 - 1, widget="number",
+    Int("q_seed", "Seed", 0, 0, 2 ** 31 - 1, widget="number", needs=("q_corruption", USES_SEED),
         help="The same seed gives every student the same corrupted query."),
     Custom("q_flip", "the query's pixels flipped by hand", (), read_flips,
            lambda v: ",".join(map(str, v)), max_len=MAX_FLIPS * 5),
@@ -54,7 +58,7 @@ SIDEBAR = Settings("sidebar", [
 
 LINK = Settings("link", [
     Kept("presets", "the pattern store", store.DEFAULT_PRESETS, store.read_presets,
-         ",".join, store.stored_keys, store.put_presets),
+         ",".join, store.stored_keys, store.put_presets, hides=True),  # presets_hide=1: no editing
     Kept("q_image", "the uploaded query image", None, store.read_query_image,
          lambda key: key, store.query_key, store.use_query_upload),
     *modes.FIELDS,
@@ -65,5 +69,6 @@ def bind() -> None:
     """Every run, before the widgets exist: the shared settings (read from the link once per
     session, every value that cannot be used named in `link_messages`)."""
     store.opened_tab()
+    layer.opened()
     SIDEBAR.bind()
     LINK.bind()

@@ -16,10 +16,10 @@ SETTINGS = Settings("dense", [
     Choice("interaction", "Interaction F", "polynomial", INTERACTIONS,
            help="polynomial: F(z) = z^n; exponential: F(z) = e^(beta (z - d))."),
     Int("n", "Degree n", 3, MIN_DEGREE, MAX_DEGREE,
-        help="n = 2 is the classical Hopfield network."),
+        help="n = 2 is the classical Hopfield network.", needs=("interaction", ("polynomial",))),
     Flag("rect", "Rectified",
          help="F(z) = max(z, 0)^n: patterns the state disagrees with count for nothing "
-              "(Krotov & Hopfield's rectified polynomial)."),
+              "(Krotov & Hopfield's rectified polynomial).", needs=("interaction", ("polynomial",))),
     Steps("beta", "Sharpness beta (exponential)", 1.0, BETAS,
           help="Logarithmic steps. Small beta: F is nearly linear and forgets which pattern is "
                "near; large beta: only the nearest pattern counts."),

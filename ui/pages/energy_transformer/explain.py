@@ -58,10 +58,10 @@ def explain(cfg, name: str) -> None:
     with st.expander("Try this", expanded=not presenter()):
         st.markdown(
             first_try(cfg)
-            + "- Switch **Start** between the two models: from the harmonic fill the descent "
-            "adjusts a smooth guess a little (lowering the energy, not always the error); from the mask token alone (the paper's start) it "
-            "draws the whole hole, its error falling with the energy from far above the mean "
-            "fill's. Which ends lower?\n"
+            + "- Switch **Model** between the two: from the mask token alone (the paper's start) the "
+            "descent draws the whole hole, its error falling with the energy from far above the mean "
+            "fill's; started from classical inpainting (the harmonic fill) it adjusts a smooth guess a "
+            "little (lowering the energy, not always the error). Which ends lower?\n"
             "- Set **Steps T** to 100 and compare the error curve with the energy curve: does the "
             "picture hold once the trained steps are over?\n"
             + share_try(cfg) +

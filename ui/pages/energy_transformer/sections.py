@@ -93,13 +93,15 @@ def frame(run: Run, model, c) -> None:
     if presenter():  # above the player on a screen of its own; below the pictures here
         explain.lede()
         hidden_note(c.mask, model.cfg)
-    if gate.closed(PAGE):  # a lesson's question waits: how far it settled would answer it
-        return
-    st.caption(settled(out, mse, model.cfg.steps, explain.start_picture(model.cfg)))
-    if energy_rises(out.energies, rtol=ROUNDING).size:
-        st.warning("The energy rose at some step for this image: the step size is too large "
-                   "for it.")
-    st.header("Why the energy falls")
+    if gate.closed(PAGE):  # how far it settled would answer a lesson's question, or tell the class early
+        if gate.pending(PAGE):  # a lesson's: so would every part below
+            return
+    else:
+        st.caption(settled(out, mse, model.cfg.steps, explain.start_picture(model.cfg)))
+        if energy_rises(out.energies, rtol=ROUNDING).size:
+            st.warning("The energy rose at some step for this image: the step size is too large "
+                       "for it.")
+    st.header("Why the energy falls")  # at the player's step: presenter mode shows it as it goes
     browser.show(PAGE, why, "why")  # the two parts and the rate, at the player's step
     t = look_step(T)
     spectrum = cache.spectrum(c.device, c.name, run.key, t, out.tokens[t])

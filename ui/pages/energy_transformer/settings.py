@@ -13,12 +13,29 @@ from ui.settings.fields import Choice, Custom, Float, Int, LinkValueError, Range
 from ui.settings.layer import Settings
 from ui.store import uploads
 
-SHIPPED = shipped_config()  # the default model's sizes and dynamics, from assets/et/config.json
+SHIPPED = shipped_config()  # the models' sizes and trained steps (both alike), from assets/et/config.json
 CONFIGS = {name: shipped_config(folder) for name, folder in MODELS.items()}
 EVALS = {name: shipped_eval(folder) for name, folder in MODELS.items()}  # the cards' held-out figures
 BENCH_EVALS = {name: shipped_eval(folder, "eval_bench") for name, folder in MODELS.items()}  # bench_et's 240 crops
-MODEL_NAMES = {"harmonic": "harmonic fill, refined (this project)",
-               "paper": "mask token, drawn by the descent (the paper)"}
+# the page opens on the paper's model, whose descent draws the hole; the other starts from a classical
+# inpainting and refines it
+MODEL_NAMES = {"paper": "the paper's: the descent draws the hole",
+               "harmonic": "start from classical inpainting (harmonic fill)"}
+
+
+def start_help(evals: dict) -> str:
+    """What each model does, with its card's held-out figures (the error of the hidden patches at
+    step 0 and after the trained steps)."""
+    paper, harmonic = evals.get("paper", {}), evals.get("harmonic", {})
+    if not all(isinstance(e.get(k), float) for e in (paper, harmonic) for k in ("start_mse", "et_mse")):
+        return "Where the hidden patches start: from the mask token (the paper) or from a smooth harmonic fill."
+    return (f"The paper's model: every hidden patch starts as the mask token and the descent draws it; on "
+            f"its card's held-out crops the hidden patches' error falls from {paper['start_mse']:.4f} at "
+            f"step 0 to {paper['et_mse']:.4f}. Start from classical inpainting: the hidden patches start "
+            f"from their harmonic fill, already at {harmonic['start_mse']:.4f}, and the descent refines it "
+            f"a little, to {harmonic['et_mse']:.4f} (a second trained model).")
+
+
 SIZE, PATCH = SHIPPED.image_size, SHIPPED.patch_size  # pixels a side, pixels a patch
 GRID = SIZE // PATCH  # patches a side
 MAX_STEPS = 100
@@ -66,24 +83,22 @@ def read_upload(text: str) -> str:
 
 SETTINGS = Settings("energy_transformer", [
     Choice("src", "Image", "photo", tuple(SOURCES), names=SOURCES),
-    Choice("photo", "Photo", DEFAULT_PHOTO, PHOTOS, widget="select", names=PHOTO_NAMES),
+    Choice("photo", "Photo", DEFAULT_PHOTO, PHOTOS, widget="select", names=PHOTO_NAMES,
+           needs=("src", ("photo",))),
     Custom("img", "the uploaded photo", "", read_upload, str, max_len=80,
-           names={"": "no uploaded photo"}),
+           names={"": "no uploaded photo"}, needs=("src", ("upload",))),
     Choice("mask", "Mask", "random", tuple(MASKS), names=MASKS),
-    Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05),
-    Int("seed", "Seed", 0, 0, 10_000, widget="number"),
-    Range("rows", "Rows", (2, 6), 0, GRID),
-    Range("cols", "Columns", (2, 6), 0, GRID),
+    Float("ratio", "Hidden share", 0.5, 0.05, 0.95, step=0.05, needs=("mask", ("random",))),
+    Int("seed", "Seed", 0, 0, 10_000, widget="number", needs=("mask", ("random",))),
+    Range("rows", "Rows", (2, 6), 0, GRID, needs=("mask", ("rectangle",))),
+    Range("cols", "Columns", (2, 6), 0, GRID, needs=("mask", ("rectangle",))),
     Custom("hide", "the patches clicked hidden", mask_text(random_mask(GRID, 0.5, 0)),
-           read_mask, str),
+           read_mask, str, needs=("mask", ("click",))),
     Int("steps", "Steps T", SHIPPED.steps, 1, MAX_STEPS,
         help=f"The model was trained to be read after {SHIPPED.steps} steps: run it longer (up "
              f"to {MAX_STEPS}) to see whether the picture holds while the energy falls."),
-    Choice("start", "Start", "harmonic", tuple(MODEL_NAMES), names=MODEL_NAMES, widget="select",
-           help="Where the hidden patches start: from their smooth harmonic fill, which the "
-                "descent then adjusts (the more accurate model: the lower error on every preset "
-                "photo with the default mask), or from the mask token alone, as in "
-                "the paper, so that the descent draws the whole hole (two trained models)."),
+    Choice("start", "Model", "paper", tuple(MODEL_NAMES), names=MODEL_NAMES, widget="select",
+           help=start_help(EVALS)),
     Custom("device", "Device", "auto", read_device, str, max_len=8),
     Int("query", "Patch to look from", GRID * (GRID // 2 - 1) + GRID // 2 - 1, 0, GRID * GRID - 1,
         widget="number", help="The patch whose attention the page draws, counted row by row "

@@ -105,7 +105,7 @@ def show() -> None:
                lambda: questions.destination(traj, P, names, binary=False))
     gate.offer("landscape", questions.FIXED_POINT.key, questions.fixed_point_options(),
                lambda: questions.fixed_point(traj, names))
-    held = gate.pending("landscape")  # a lesson's question waits: the query alone, not its path
+    held = gate.hides("landscape")  # a question waits, or presenter mode: the query alone, not its path
     path = traj.states[:1] if held else traj.states
     click = core.grid_axis(us[0], us[-1], CLICK_GRID)
     # on a narrow screen the columns stack, the map above (ui/shell/responsive_css.py: _wide_row)
@@ -123,20 +123,24 @@ def show() -> None:
         st.caption("Click any faint square (or a star, or a step) to move the query there. "
                    "Orange: the query (step 0); the numbers count the update steps.")
     with right:
-        if gate.closed("landscape"):
+        if gate.closed("landscape"):  # the query's energy alone; the explanation below, full width
             st.metric("Energy of the query", f"{traj.energies[0]:.6g}")
-            explain.world_view()
-            return
-        v = analysis.verdict(traj, P, binary=False)
-        # in presenter mode's narrow column, one metric a row
-        m1, m2 = (st.container(), st.container()) if compact else st.columns(2)
-        m1.metric("Energy of the query", f"{traj.energies[0]:.6g}")
-        m2.metric("Energy at the end", f"{traj.energies[-1]:.6g}")
-        m3, m4 = (st.container(), st.container()) if compact else st.columns(2)
-        m3.metric("Steps taken", traj.steps)
-        m4.metric("Ends at", point_text(traj.final))
-        st.info(v.sentence(names))
-        charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
-                            traj.energies, traj.steps, title="Energy at each step", height=280)),
-                        key="landscape_world_energy")
+        else:
+            _outcome(traj, P, names, compact, key)
     explain.world_view()
+
+
+def _outcome(traj, P, names, compact: bool, key: tuple) -> None:
+    """Where the query ended: its energies, steps, end point, the verdict and the energy curve."""
+    v = analysis.verdict(traj, P, binary=False)
+    # in presenter mode's narrow column, one metric a row
+    m1, m2 = (st.container(), st.container()) if compact else st.columns(2)
+    m1.metric("Energy of the query", f"{traj.energies[0]:.6g}")
+    m2.metric("Energy at the end", f"{traj.energies[-1]:.6g}")
+    m3, m4 = (st.container(), st.container()) if compact else st.columns(2)
+    m3.metric("Steps taken", traj.steps)
+    m4.metric("Ends at", point_text(traj.final))
+    st.info(v.sentence(names))
+    charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
+                        traj.energies, traj.steps, title="Energy at each step", height=280)),
+                    key="landscape_world_energy")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -14,6 +14,7 @@ from hopfield_core import questions
 from ui.lessons import codes, codes_typed, database, draft, flow, lesson_file, lesson_store, ready
 from ui.lessons.bar import plain
 from ui.serving.text import escaped
+from ui.shell import share
 
 from .. import lesson_steps, page
 
@@ -34,9 +35,7 @@ def said() -> None:
 
 def base_url() -> str:
     """The app's address as this browser reached it (scheme, host, port, path to the app)."""
-    url = urlsplit(st.context.url or "http://localhost:8501/")
-    path = url.path.rsplit("/", 1)[0] if url.path.rstrip("/").endswith(PAGE) else url.path.rstrip("/")
-    return f"{url.scheme}://{url.netloc}{path.rstrip('/')}"
+    return share.app_root(PAGE)
 
 
 def student_link(code: str) -> str:

@@ -121,7 +121,7 @@ def finals_section(cmp: Comparison) -> list | None:
 
 
 def energies_section(cmp: Comparison, view: str) -> None:
-    if gate.pending(PAGE):  # the curves show where each run ends
+    if gate.hides(PAGE):  # the curves show where each run ends
         return
     normalised = view != "own scales"
     fig = cache.energies_figure(cmp, normalised)
