@@ -44,3 +44,17 @@ def test_an_unknown_short_link_says_so_and_the_page_opens():
                            "for 365 days and was deleted.")
     at = open_app(None, query={"v": "[x](http://evil.example)"})
     assert "`[x](http://evil.example)`" in at.warning[0].value
+
+
+def test_a_tab_that_asks_for_too_many_short_links_is_told_to_wait():
+    import time
+
+    from ui.shell import share
+
+    at = open_app("modern")
+    at.session_state["_short_links_made_at"] = [time.time()] * (share.PER_HOUR - 1)
+    at.button(key="short_links").click().run()  # two more would pass the most
+    errors = [e.value for e in at.error]
+    assert errors and errors[0].startswith(f"This tab has made {share.PER_HOUR - 1} short links in the last "
+                                           "hour, the most it may; try again in")
+    assert not codes_shown(at) and not at.exception

@@ -11,6 +11,7 @@ ui/lessons/short_links.py) and the student's link of a presenter's view.
 """
 from __future__ import annotations
 
+import time
 from typing import Callable
 from urllib.parse import urlencode, urlsplit
 
@@ -21,6 +22,8 @@ from ui.serving.text import quoted
 from ui.settings import layer
 
 _SAID = "_short_links_made"   # page -> the codes of the view last made, for the sidebar's button
+_MADE = "_short_links_made_at"  # when this tab asked for its short links (PER_HOUR)
+PER_HOUR = 40  # short links a tab may ask for in an hour: a script cannot fill the database
 _STUDENT = "_student_links"   # (page, settings) -> its code, so a presenter's rerun writes nothing
 TEACHER_ONLY = ("presenter", "projector")  # what a student's link leaves out
 
@@ -65,8 +68,22 @@ def open_short(script_of: Callable[[str], str], known: Callable[[str], bool]) ->
     layer.open_view(script_of(page or "home"), params)
 
 
+def _may_make(count: int, now: float | None = None) -> str | None:
+    """None when this tab may make `count` more short links now (PER_HOUR), else why not."""
+    now = time.time() if now is None else now
+    made = [t for t in st.session_state.get(_MADE, []) if now - t < 3600]
+    if len(made) + count > PER_HOUR:
+        wait = int(3600 - (now - made[0])) // 60 + 1
+        return (f"This tab has made {len(made)} short links in the last hour, the most it may; try again in "
+                f"{wait} minutes (the address bar's own link works meanwhile).")
+    st.session_state[_MADE] = made + [now] * count
+    return None
+
+
 def _keep(page: str, link: dict) -> tuple[str, str] | str:
     """(the view's code, its presenter-mode code), or why they could not be made."""
+    if (why := _may_make(2)) is not None:
+        return why
     try:
         student = {k: v for k, v in link.items() if k not in TEACHER_ONLY}
         return short_links.keep(page, student), short_links.keep(page, {**link, "presenter": "1"})
@@ -101,6 +118,9 @@ def student_link(where, page: str, link: dict) -> None:
     key = (page, tuple(sorted(student.items())))
     with where.popover("Student link", icon=":material/share:"):
         if key not in made:
+            if (why := _may_make(1)) is not None:
+                st.error(why)
+                return
             try:
                 made[key] = short_links.keep(page, student)
             except (database.Unavailable, ValueError) as e:
