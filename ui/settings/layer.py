@@ -51,7 +51,8 @@ def _values() -> dict:
     return st.session_state.setdefault("_settings", {})
 
 
-def _note(message: str) -> None:
+def note(message: str) -> None:
+    """One sentence for the link's messages box (ui.shell.link_messages), once."""
     notes = st.session_state.setdefault("link_messages", [])
     if message not in notes:
         notes.append(message)
@@ -97,7 +98,7 @@ class Settings:
                 if len(kept) < MOST_KEPT:
                     kept.append(sk)
                 else:
-                    _note(f"The link asks presenter mode to show more than {MOST_KEPT} controls; it shows "
+                    note(f"The link asks presenter mode to show more than {MOST_KEPT} controls; it shows "
                           f"the first {MOST_KEPT}, not {f.key} ({f.label}).")
             name = f.names_in(params)  # an old link may name it as it was once called
             if name is None:
@@ -105,22 +106,22 @@ class Settings:
             given = params.get_all(name) if hasattr(params, "get_all") else [params[name]]
             raw = given[-1]
             if len(given) > 1:
-                _note(f"The link sets {name} {len(given)} times; using the last, {quoted(raw)}.")
+                note(f"The link sets {name} {len(given)} times; using the last, {quoted(raw)}.")
             value, problem = f.parse(raw)
             if f.kind == "kept":  # the parser's own sentences; the value kept where the app keeps it
                 for sentence in problem or ():
-                    _note(sentence)
+                    note(sentence)
                 f.use(value)
                 continue
             if problem:
-                _note(f.message(raw, problem, value, name))
+                note(f.message(raw, problem, value, name))
             values[sk] = value
             st.session_state.pop(sk, None)  # the widget starts from the link's value
             st.session_state.setdefault("_settings_from_link", set()).add(sk)
             if f.kind == "pick":  # its message, if the store lacks the pattern, quotes the link
                 st.session_state.setdefault("_settings_link_text", {})[sk] = (name, raw)
         for sentence in link_check.unheeded(self, params):
-            _note(sentence)
+            note(sentence)
 
     def link(self) -> dict[str, str]:
         """The values the view uses, as the link writes them: a field whose control this run drew
@@ -238,7 +239,7 @@ def _held_pattern(f: Field, sk: str, value: int, options: list) -> int:
             name, raw = st.session_state.get("_settings_link_text", {}).get(sk, (f.key, str(value)))
             which = (f"pattern {int(value) + 1}, which the store does not hold" if value <= f.hi
                      else f"a pattern past the {int(f.hi) + 1} a store can hold")
-            _note(f"The link sets {name} = {quoted(raw)} ({f.label}): {which} ({len(options)} "
+            note(f"The link sets {name} = {quoted(raw)} ({f.label}): {which} ({len(options)} "
                   f"stored); using pattern {fallback + 1}.")
         else:  # the user removed patterns: the nearest that is left
             fallback = len(options) - 1
@@ -303,7 +304,7 @@ def check_names(parts: list[Settings | None], where: str) -> None:
         return
     st.session_state["_link_checked"] = True
     for sentence in link_check.unknown(names, [p for p in parts if p is not None], where):
-        _note(sentence)
+        note(sentence)
 
 
 def _peek(s: Settings, key: str):

@@ -20,7 +20,7 @@ PREFIX = "Settings for this lesson: "
 _REACHED, _SAID = "_lesson_reached", "_lesson_said"
 
 
-def _lower(label: str) -> str:
+def lower_label(label: str) -> str:
     """"Temperature T" -> "temperature T"; "W" and "ET model" keep their capitals."""
     if len(label) > 1 and label[0].isupper() and not label[1].isupper():
         return label[0].lower() + label[1:]
@@ -30,7 +30,7 @@ def _lower(label: str) -> str:
 def item(f, value) -> str:
     """One hidden field's value, as the line names it: "temperature T = 0.1" for numbers,
     "learning rule Storkey" for choices and switches."""
-    label = _lower(f.label)
+    label = lower_label(f.label)
     if f.kind == "custom":
         return f"{label} {quoted(f.shown(value)) if f.shown(value) else 'none'}"
     if f.kind in ("int", "float", "multi", "range", "pick") or (

@@ -16,7 +16,7 @@ import streamlit as st
 from ui.charts import pictures
 from ui.serving.text import escaped
 from ui.settings import layer, link_check
-from ui.settings.lesson_line import _lower
+from ui.settings.lesson_line import lower_label
 from ui.store import patterns, store
 
 SKIPPED = ("view",)  # a page's section is its own heading, not a value of the demonstration
@@ -26,7 +26,7 @@ STRIP_NAME = 14      # characters of a pattern's name under its picture
 
 def _short(label: str) -> str:
     """"Inverse temperature beta (log scale)" -> "inverse temperature beta"."""
-    return _lower(re.sub(r"\s*\([^)]*\)\s*$", "", label).strip())
+    return lower_label(re.sub(r"\s*\([^)]*\)\s*$", "", label).strip())
 
 
 def item(f, value) -> str:

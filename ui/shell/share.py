@@ -42,12 +42,6 @@ def short_url(page: str, code: str) -> str:
     return f"{app_root(page)}/?{urlencode({short_links.PARAM: code})}"
 
 
-def _note(message: str) -> None:
-    notes = st.session_state.setdefault("link_messages", [])
-    if message not in notes:
-        notes.append(message)
-
-
 def open_short(script_of: Callable[[str], str], known: Callable[[str], bool]) -> None:
     """A short link (the link's `v`) opens the view kept under that code (once a session: the view's own link
     then stands in the address bar). script_of(page) -> its script; known(page): whether the app has it."""
@@ -58,10 +52,10 @@ def open_short(script_of: Callable[[str], str], known: Callable[[str], bool]) ->
     try:
         found = short_links.find(code)
     except database.Unavailable as e:
-        _note(f"The short link {quoted(code)} could not be opened: {e}")
+        layer.note(f"The short link {quoted(code)} could not be opened: {e}")
         return
     if found is None or not known(found[0] or "home"):
-        _note(f"This server has no short link {quoted(code)}: it may be mistyped, or it was not opened for "
+        layer.note(f"This server has no short link {quoted(code)}: it may be mistyped, or it was not opened for "
               f"{short_links.view_days():g} days and was deleted. The page opened without it.")
         return
     page, params = found
