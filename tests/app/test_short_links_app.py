@@ -30,6 +30,8 @@ def test_the_sidebar_makes_short_links_that_open_the_same_view():
 
 def test_presenter_modes_student_link_leaves_presenter_mode_out():
     at = open_app("classical", query={"presenter": "1", "projector": "1", "T": "0.5"})
+    assert not codes_shown(at)  # nothing made (nor written) until asked: a sweep writes no rows
+    at.button(key="student_short_link").click().run()
     [code] = codes_shown(at)  # in the "Student link" popover
     page, view = short_links.find(code)
     assert page == "classical" and view["T"] == "0.5"

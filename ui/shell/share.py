@@ -106,12 +106,17 @@ def sidebar_button(page: str, link: dict) -> None:
 
 
 def student_link(where, page: str, link: dict) -> None:
-    """Presenter mode's "Student link": the same view, not in presenter mode, as a short link."""
+    """Presenter mode's "Student link": the same view, not in presenter mode, as a short link made
+    on a click in the popover (Streamlit runs a popover's content while it is closed: made there,
+    a live sweep would write a link for every value)."""
     student = {k: v for k, v in link.items() if k not in TEACHER_ONLY}
     made = st.session_state.setdefault(_STUDENT, {})
     key = (page, tuple(sorted(student.items())))
     with where.popover("Student link", icon=":material/share:"):
+        st.markdown("This view for students (not in presenter mode):")
         if key not in made:
+            if not st.button("Make the short link", key="student_short_link"):
+                return
             if (why := _may_make(1)) is not None:
                 st.error(why)
                 return
@@ -120,5 +125,4 @@ def student_link(where, page: str, link: dict) -> None:
             except (database.Unavailable, ValueError) as e:
                 st.error(str(e))
                 return
-        st.markdown("This view for students (not in presenter mode):")
         st.code(short_url(page, made[key]), language=None)
