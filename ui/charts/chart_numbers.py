@@ -114,6 +114,8 @@ def _xy(fig, traces: list) -> Numbers | None:
     columns[_axis_title(fig, first, "x", names["x"])] = names["x"]
     y_title = _axis_title(fig, first, "y", names["y"])
     columns[y_title if y_title not in columns else f"{y_title} (y)"] = names["y"]
+    if getattr(first, "orientation", None) == "h":  # turned bars: the category first
+        columns = {k: columns[k] for k in [*list(columns)[:-2], list(columns)[-1], list(columns)[-2]]}
     if has_z:
         columns["z"] = z
     if has_text:

@@ -14,9 +14,13 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
-from .style import HIGH_CONTRAST, NAMED
+from .style import HIGH_CONTRAST, NAMED, NARROW_PX, TITLE_CHAR_PX, TITLE_LINE_PX, TITLE_PX, title_pad, wrap_lines
 
 PROJECTOR_SCALE = 1.5   # fonts: 13 px become about 20 px
+TITLE_LINE = 1.3        # a title's line: its font size times this
+# the narrowest chart in presenter mode, which has no sidebar: the player's chart columns at
+# 1024 x 768 (361 px, measured), a phone's whole width
+PRESENTER_NARROW_PX = 350
 PROJECTOR_HEIGHT = 1.2  # a little taller, so the larger labels keep the plot readable
 BASE_FONT = 13
 LINE_SCALE, MIN_LINE = 1.75, 3.5  # projector mode: lines 1.75 x as thick, at least 3.5 px
@@ -32,7 +36,10 @@ def _size(font, default: int) -> int:
 
 def for_projector(fig: go.Figure) -> go.Figure:
     """A copy of `fig` with every font (title, ticks, axis titles, legend, annotations, hover,
-    colour bars) PROJECTOR_SCALE times larger and the plot a little taller."""
+    colour bars) PROJECTOR_SCALE times larger and the plot a little taller; the title broken
+    again for its larger font (in as many lines as the narrowest chart needs) and the band
+    above the plot grown to hold its lines and the legend, so no title is cut at the top or
+    the side."""
     big = go.Figure(fig)
     L = big.layout
     base = L.font.size or BASE_FONT
@@ -47,15 +54,27 @@ def for_projector(fig: go.Figure) -> go.Figure:
         ann.font.size = _size(ann.font, base)
     L.legend.font.size = _size(L.legend.font, base)
     L.hoverlabel.font.size = _size(L.hoverlabel.font, base)
-    old_height = L.height
-    if L.height:
-        L.height = round(L.height * PROJECTOR_HEIGHT)
-    if L.showlegend and L.legend.yref == "container" and old_height:
-        # the legend's band under the title (chart_style.finish) grows with its fonts
-        L.margin.t = round(L.margin.t * PROJECTOR_SCALE)
-        L.legend.y = 1 - (1 - L.legend.y) * old_height * PROJECTOR_SCALE / L.height
-    elif L.margin.t is not None and L.title.text:
-        L.margin.t = max(L.margin.t, round(L.title.font.size * 2.4))
+    old_height, old_top = L.height, L.margin.t or 0
+    title_px = old_lines = 0
+    if L.title.text:  # broken again for its larger font, its band as tall as its lines
+        size = L.title.font.size
+        old_lines = L.title.text.count("<br>") + 1
+        narrowest = max(PRESENTER_NARROW_PX, (L.meta if isinstance(L.meta, dict) else {}).get("narrowest_px", NARROW_PX))
+        lines = wrap_lines(L.title.text, narrowest, TITLE_CHAR_PX * size / 16)
+        L.title.text = "<br>".join(lines)
+        L.title.pad.t = title_pad(L.title.text, size)
+        title_px = 14 + round(len(lines) * size * TITLE_LINE)
+    legend_band = L.showlegend and L.legend.yref == "container" and old_height
+    if legend_band:  # the legend's band under the title (style.finish) grows with its fonts
+        top = TITLE_PX + TITLE_LINE_PX * (old_lines - 1) if old_lines else round((1 - L.legend.y) * old_height)
+        band = round((old_top - top) * PROJECTOR_SCALE)
+        L.margin.t = max(title_px, round(top * PROJECTOR_SCALE)) + band
+    elif title_px:
+        L.margin.t = max(old_top, title_px)
+    if old_height:  # a little taller; taller still where the title's lines outgrew the scaled band
+        L.height = round(old_height * PROJECTOR_HEIGHT) + max(0, (L.margin.t or 0) - round(old_top * PROJECTOR_SCALE))
+    if legend_band:
+        L.legend.y = 1 - (L.margin.t - band) / L.height
     for trace in big.data:
         if "colorbar" in trace and trace.colorbar is not None:
             trace.colorbar.tickfont.size = _size(trace.colorbar.tickfont, base)

@@ -66,9 +66,16 @@ def energy_curve(energies: np.ndarray, t: int, rises: np.ndarray | None = None,
 
 def _bars(values: np.ndarray, names: list[str], colours, title: str, height: int, y_title: str,
           y_range: list[float], symbol: str, digits: str) -> go.Figure:
-    """One bar per named pattern: numbered short labels under the bars, the full name on
-    hover (see chart_style.category_axis)."""
+    """One bar per named pattern, each named: numbered short labels under the bars, or, where
+    the names would get no room under them, the bars turned, one row per pattern with its name
+    beside it, the chart growing with their number (see style.runs_down); the full name on
+    hover."""
     labels = style.numbered(names)
+    if style.runs_down(labels):
+        bar = go.Bar(y=labels, x=values, orientation="h", marker_color=colours,
+                     hovertemplate=f"%{{y}}: {symbol} = %{{x:{digits}}}<extra></extra>")
+        return figure(bar, title, style.rows_height(len(labels), height), yaxis=style.row_axis(labels),
+                      xaxis=dict(range=y_range, title=y_title))
     bar = go.Bar(x=labels, y=values, marker_color=colours,
                  hovertemplate=f"%{{x}}: {symbol} = %{{y:{digits}}}<extra></extra>")
     return figure(bar, title, height, xaxis=style.category_axis(labels),

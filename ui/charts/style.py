@@ -12,9 +12,13 @@ Every builder in ui/ ends in `figures.figure` / `figures.make`, which passes its
   step after the last, so no end marker is cut in half, and tick at whole numbers only: every
   value when there are few, else as many as the axis's width in pixels allows (Plotly's own
   tick density, which follows the width), never rotated;
-* category labels (pattern names) are numbered and cut to what the narrowest width leaves each
-  bar, down to the bare number (the sidebar's gallery numbers the patterns the same way), the
-  full name on hover; with many bars only every k-th is labelled;
+* category labels (pattern names) are numbered (the sidebar's gallery numbers the patterns the
+  same way) and cut to what the narrowest width leaves each bar, the number dropped before the
+  name is cut below MIN_NAME_CHARS, the full name on hover. Where even that leaves a name no
+  room, a chart of patterns turns: the patterns run down the chart, one ROW_PX row each with
+  its name beside it, and the chart grows with their number (`runs_down`, `row_axis`), so each
+  of the store's 40 is named. Only an axis that cannot turn (the attention heatmap's keys, its
+  rows being the queries) falls back to labelling every k-th;
 * heatmaps over a matrix's indices run 0 .. n-1 on both axes, square, and shrink their frame
   rather than widen the range into negative indices;
 * every text has a colour of its own (TEXT, AXIS_TEXT: at least TEXT_CONTRAST on white), not
@@ -40,6 +44,9 @@ TITLE_MIN_PX = 260  # titles are measured against at least this width (a half co
 SYMBOL_PX = 46      # a legend entry's line, marker and gaps, beside its text
 FEW_TICKS = 6       # up to this many steps, every step is labelled
 LABEL_CHARS = 18    # a category label is never longer than this
+MIN_NAME_CHARS = 4  # across, a name cut shorter than this reads as nothing: the chart turns
+ROW_PX = 20         # a pattern's row where the patterns run down a chart
+ROW_CHARS = 16      # a name beside its row is cut to this
 TEXT = "#2f2d2b"       # a chart's titles, legend and notes: the light theme's text, 13.7:1 on white
 AXIS_TEXT = "#57544f"  # tick labels and axis titles, a little lighter: 7.5:1 on white
 
@@ -69,6 +76,14 @@ def _legend_entries(data, layout: dict) -> list[str]:
     return names
 
 
+def title_pad(text: str, size: float = 16) -> int:
+    """The gap above a title anchored to the top of its chart. Plotly lifts a title of two or
+    more lines by about 0.7 of its font size (measured in Chromium: 11 px at 16 px, 17 px at
+    24 px, whatever the number of lines), which cut its first line at the chart's top edge;
+    the pad gives that back."""
+    return 10 + (round(0.75 * size) if "<br>" in text else 0)
+
+
 def wrap_title(text: str, width_px: float = NARROW_PX) -> str:
     """A title too long for the chart's width (at least TITLE_MIN_PX) broken in two, so the
     chart's edge never cuts it: after a colon or comma where both lines fit, else at its
@@ -80,6 +95,21 @@ def wrap_title(text: str, width_px: float = NARROW_PX) -> str:
     pauses = [i for i in spaces if text[i - 1] in ":," and max(i, len(text) - i - 1) <= fits]
     cut = pauses[-1] if pauses else min(spaces, key=lambda i: abs(i - len(text) / 2))
     return text[:cut] + "<br>" + text[cut + 1:]
+
+
+def wrap_lines(text: str, width_px: float = NARROW_PX, char_px: float = TITLE_CHAR_PX) -> list[str]:
+    """text (its "<br>" breaks undone) in as few lines as fit width_px (at least TITLE_MIN_PX) at
+    char_px a character, broken at spaces; a word longer than a line keeps a line of its own.
+    For the presenter's copy of a chart, whose larger title font breaks a title the normal
+    font fitted on one line."""
+    fits = max(1, int((max(width_px, TITLE_MIN_PX) - 30) / char_px))
+    lines: list[str] = []
+    for word in text.replace("<br>", " ").split():
+        if lines and len(lines[-1]) + 1 + len(word) <= fits:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def legend_rows(names: list[str], width_px: float = NARROW_PX, char_px: float = CHAR_PX) -> int:
@@ -111,8 +141,9 @@ def finish(data, layout: dict, width_px: float = NARROW_PX) -> dict:
             margin["t"] = margin.get("t", 0) + TITLE_LINE_PX
             height += TITLE_LINE_PX
             layout["height"] = height
+        size = (title.get("font") or {}).get("size", 16)
         layout["title"] = {**title, "text": text, "y": 1.0, "yref": "container", "yanchor": "top",
-                           "pad": dict(t=10), "x": title.get("x", 0.02), "xanchor": "left"}
+                           "pad": dict(t=title_pad(text, size)), "x": title.get("x", 0.02), "xanchor": "left"}
     integer_axes = {k[0] + k[5:] for k, v in layout.items()  # "xaxis2" -> "x2"
                     if k.startswith("xaxis") and isinstance(v, dict) and v.get("tickformat") == "d"}
     for trace in data:  # an end marker on an integer axis is drawn whole, past the axis line
@@ -130,6 +161,8 @@ def finish(data, layout: dict, width_px: float = NARROW_PX) -> dict:
     else:
         layout["showlegend"] = False
     layout["margin"] = margin
+    meta = layout.get("meta")  # the narrowest width, for the presenter's copy (charts.for_projector)
+    layout["meta"] = {**(meta if isinstance(meta, dict) else {}), "narrowest_px": width_px}
     text_colours(data, layout)
     return layout
 
@@ -217,30 +250,61 @@ def short(label: str, chars: int) -> str:
     return label if len(label) <= chars else label[: max(1, chars - 1)].rstrip() + "…"
 
 
-def tick_labels(labels: list[str], width_px: float = NARROW_PX) -> list[str]:
-    """Each label cut to what one category gets of width_px. A numbered label ("3. astronaut")
-    keeps its number and as much of the name as fits, or only the number when no name fits."""
+def _name(label: str) -> str:
+    """"astronaut" of a numbered label "3. astronaut"; any other label as it is."""
+    number, dot, name = label.partition(". ")
+    return name if dot and number.isdigit() else label
+
+
+def tick_labels(labels: list[str], width_px: float = NARROW_PX) -> list[str] | None:
+    """Each label as it fits under its category in width_px, every one of them named: whole
+    ("3. astronaut"); else the number and the name cut to what is left, when each keeps at least
+    MIN_NAME_CHARS of its name (or the whole of a shorter one); else the name alone, cut the
+    same way. None when even that leaves a name too little (the chart should turn)."""
     slot = (width_px - AXIS_PX) / max(1, len(labels))  # px per category, 8 of them a gap
     chars = min(LABEL_CHARS, int((slot - 8) / CHAR_PX))
-    out = []
-    for label in labels:
-        number, dot, name = label.partition(". ")
-        if dot and number.isdigit():
-            room = chars - len(number) - 2
-            out.append(f"{number}. {short(name, room)}" if room >= 2 else number)
-        else:
-            out.append(short(label, max(chars, 3)))
-    return out
+    if all(len(label) <= chars for label in labels):
+        return list(labels)
+    names = [_name(label) for label in labels]
+    for prefix in ([label[: len(label) - len(name)] for label, name in zip(labels, names)],
+                   [""] * len(labels)):
+        room = [chars - len(p) for p in prefix]
+        if all(len(n) <= r or r >= MIN_NAME_CHARS for n, r in zip(names, room)):
+            return [p + short(n, r) for p, n, r in zip(prefix, names, room)]
+    return None
+
+
+def runs_down(labels: list[str], width_px: float = NARROW_PX) -> bool:
+    """Whether a chart of these categories should turn, the categories running down it: across
+    the narrowest width, at least one name would get no room (tick_labels)."""
+    return tick_labels(labels, width_px) is None
+
+
+def row_axis(labels: list[str], **extra) -> dict:
+    """The axis of categories running down a chart: the first on top, every one labelled, each
+    cut to ROW_CHARS (the full label on hover)."""
+    return {**dict(type="category", tickmode="array", tickvals=list(labels),
+                   ticktext=[short(label, ROW_CHARS) for label in labels], autorange="reversed",
+                   tickangle=0, automargin=True, showgrid=False), **extra}
+
+
+def rows_height(n: int, height: int) -> int:
+    """A chart's height with n categories running down it: ROW_PX each and the title's and the
+    value axis's bands, never less than the height it was given."""
+    return max(height, n * ROW_PX + 90)
 
 
 def category_axis(labels: list[str], width_px: float = NARROW_PX, **extra) -> dict:
-    """An axis of categories (the traces' x values are `labels`, which hover shows in full),
-    ticked with tick_labels; when even those would crowd, every k-th is labelled. Never
-    rotated."""
+    """An axis of categories across (the traces' x values are `labels`, which hover shows in
+    full), every one labelled by tick_labels. Never rotated. Where a name gets no room (the
+    charts of patterns turn first: runs_down), numbers, every k-th when even those crowd."""
     n = len(labels)
     text = tick_labels(labels, width_px)
-    widest = max((len(t) for t in text), default=1) * CHAR_PX + 8
-    every = max(1, math.ceil(n * widest / (width_px - AXIS_PX)))
+    every = 1
+    if text is None:
+        text = [label.partition(". ")[0] for label in labels]
+        widest = max((len(t) for t in text), default=1) * CHAR_PX + 8
+        every = max(1, math.ceil(n * widest / (width_px - AXIS_PX)))
     idx = list(range(0, n, every))
     return {**dict(type="category", tickmode="array", tickvals=[labels[i] for i in idx],
                    ticktext=[text[i] for i in idx], tickangle=0, automargin=True), **extra}

@@ -41,6 +41,15 @@ def test_a_bar_chart_gives_each_bar_and_a_name_with_a_comma_stays_one_cell():
     assert rows(n.csv()) == [["category", "m"], ["1. H", "0.5"], ["2. O, round", "-1.0"], ["3. X", "0.25"]]
 
 
+def test_turned_bars_table_the_name_first():
+    names = [f"pattern {i}" for i in range(12)]  # too many to name across: the bars turn
+    m = np.linspace(-1, 1, 12)
+    fig = figures.overlap_bars(m, names)
+    (n,) = chart_numbers.tables(fig)
+    assert fig.data[0].orientation == "h" and list(n.columns)[:2] == ["category", "m"]
+    assert n.columns["category"] == [f"{i + 1}. pattern {i}" for i in range(12)] and n.columns["m"] == list(m)
+
+
 def test_a_small_heatmap_is_tabled_cell_by_cell():
     W = np.arange(6, dtype=float).reshape(2, 3)  # (rows, cols)
     (n,) = chart_numbers.tables(figures.matrix_heatmap(W, "W", symmetric=False))

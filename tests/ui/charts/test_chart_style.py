@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.figure_builders import BUILDERS, LONG, MODULES, RNG, E, T
 from ui.charts import figures, style, tables
-from ui.charts.charts import for_projector
+from ui.charts.charts import PRESENTER_NARROW_PX, for_projector
 from ui.pages.dense import figures as f_dense
 from ui.pages.energy_transformer import figures as f_et
 from ui.pages.modern import figures as f_modern
@@ -32,7 +32,7 @@ def test_every_builder_is_checked():
 
 FULL_WIDTH = {"side_by_side.figures.energies_normalised", "f_modern.sweep_chart",  # at least 540 px
               "f_modern.energy_by_gamma", "f_exp.energy_curves", "f_landscape.slice_chart",
-              "f_landscape.state_cloud"}
+              "f_landscape.state_cloud", "attention.figures.attention_heatmaps"}
 
 
 def legend_entries(fig):
@@ -58,6 +58,29 @@ def test_the_legend_sits_above_the_plot_or_there_is_none(name):
     big = for_projector(fig)  # the presenter's copy keeps the band, scaled with the fonts
     big_top = (1 - big.layout.legend.y) * big.layout.height
     assert big_top + rows * style.LEGEND_ROW_PX * 1.5 <= big.layout.margin.t + 1
+
+
+@pytest.mark.parametrize("name", BUILDERS)
+def test_the_presenters_title_fits_its_band_and_the_narrowest_chart(name):
+    """The presenter's copy breaks the title again for its 1.5 x font: each line fits the
+    narrowest chart, the band above the plot holds every line (a two-line title was cut at the
+    top), and a legend starts under the last line."""
+    big = for_projector(BUILDERS[name][0]())
+    L = big.layout
+    if not L.title.text:
+        return
+    size, lines = L.title.font.size, L.title.text.split("<br>")
+    char_px = style.TITLE_CHAR_PX * size / 16
+    width = max(PRESENTER_NARROW_PX, 540 if name in FULL_WIDTH else style.NARROW_PX)
+    assert L.meta["narrowest_px"] == (540 if name in FULL_WIDTH else style.NARROW_PX)
+    assert all(len(line) * char_px <= width - 30 or " " not in line for line in lines), lines
+    title_px = 10 + len(lines) * size * 1.2  # pad, then each line
+    assert L.margin.t >= title_px, (name, lines, L.margin.t)
+    if L.showlegend:
+        assert (1 - L.legend.y) * L.height >= title_px - 1
+    for lay in (L, BUILDERS[name][0]().layout):  # Plotly lifts a title of 2+ lines: the pad gives it back
+        if "<br>" in lay.title.text:
+            assert lay.title.pad.t >= 10 + 0.7 * (lay.title.font.size or 16), (name, lay.title.pad.t)
 
 
 def _plotly_dtick(span: float, nt: float) -> float:
@@ -100,19 +123,33 @@ def test_no_builder_rotates_its_ticks_and_category_labels_fit():
 
 
 def test_long_names_are_numbered_cut_and_whole_on_hover():
-    fig = figures.overlap_bars(RNG.uniform(-1, 1, 6), LONG)
-    assert list(fig.data[0].x) == style.numbered(LONG)  # hover shows %{x}: the full name
-    text = list(fig.layout.xaxis.ticktext)
-    assert all(t.split(".")[0].isdigit() for t in text)
-    assert max(len(t) for t in text) <= style.LABEL_CHARS
+    fig = figures.overlap_bars(RNG.uniform(-1, 1, 6), LONG)  # 6 names at 200 px: the bars turn
+    assert list(fig.data[0].y) == style.numbered(LONG) and fig.data[0].orientation == "h"
+    text = list(fig.layout.yaxis.ticktext)  # every one named, cut, the full name on hover (%{y})
+    assert len(text) == 6 and all(t.split(".")[0].isdigit() for t in text)
+    assert max(len(t) for t in text) <= style.ROW_CHARS and "%{y}" in fig.data[0].hovertemplate
     few = figures.overlap_bars(np.ones(2), ["astronaut phone 4000x3000", "H"])
     first, second = few.layout.xaxis.ticktext
     assert first.startswith("1. astr") and first.endswith("…") and second == "2. H"
+
+
+def test_every_pattern_is_named_up_to_the_stores_40():
+    """Letters A-H under their bars by name (not the bare numbers 1-8); more than fit across
+    turn, one named row each, and the chart grows with them."""
+    eight = figures.overlap_bars(np.ones(8), list("ABCDEFGH"))
+    assert list(eight.layout.xaxis.ticktext) == list("ABCDEFGH")
     four = figures.overlap_bars(np.ones(4), ["H", "O", "X", "astronaut phone 4000x3000"])
-    assert list(four.layout.xaxis.ticktext) == ["1", "2", "3", "4"]  # no room for names: numbers
-    many = figures.overlap_bars(np.ones(40), [f"pattern {i}" for i in range(40)])
-    shown = list(many.layout.xaxis.tickvals)
-    assert 1 < len(shown) < 40 and shown[0] == "1. pattern 0"  # every k-th labelled
+    assert list(four.layout.yaxis.ticktext) == ["1. H", "2. O", "3. X", "4. astronaut ph…"]  # 3 chars: turned
+    for n in (10, 25, 40):
+        names = [f"pattern {i}" for i in range(n)]
+        for fig in (figures.overlap_bars(np.ones(n), names), figures.weight_bars(np.full(n, 1 / n), names),
+                    f_modern.weights_heatmap(RNG.random((T + 1, n)), names)):
+            axis = fig.layout.yaxis
+            assert list(axis.tickvals) == style.numbered(names), (n, fig.layout.title.text)
+            assert [t.split(". ")[1] for t in axis.ticktext] == names
+            assert fig.layout.height >= n * style.ROW_PX and axis.autorange == "reversed"
+    heat = f_modern.weights_heatmap(RNG.random((T + 1, 40)), [f"p{i}" for i in range(40)])
+    assert np.asarray(heat.data[0].z).shape == (40, T + 1) and list(heat.data[0].x) == list(range(T + 1))
 
 
 def test_heatmaps_of_a_matrix_start_at_index_0():
@@ -133,7 +170,8 @@ def test_legend_rows_pack_entries_left_to_right():
     assert style.legend_rows(["x" * 30, "y" * 30], 300) == 2
     assert style.legend_rows(["x" * 100], 300) == 1  # one entry never takes two rows of room
     assert style.tick_labels(["1. astronaut", "2. H"], 1000) == ["1. astronaut", "2. H"]
-    assert style.tick_labels(style.numbered(list("abcdefghij")), 100) == [str(i) for i in range(1, 11)]
+    assert style.tick_labels(style.numbered(list("abcdefghij")), 100) is None  # no room: turn
+    assert style.tick_labels(style.numbered(list("abcdef")), 200) == list("abcdef")  # names, no numbers
 
 
 SUMMARY = {"Network": ["Classical (1982)", "Dense polynomial", "Dense exponential", "Modern continuous"],

@@ -16,12 +16,18 @@ GAMMA_COLOURS = [BLUE, "#8250df", "#bf8700", RED, GREY]
 
 def weights_heatmap(W: np.ndarray, names: list[str], title: str = "Softmax weights at every step",
                     height: int = 320) -> go.Figure:
-    """W (T+1, N): row t holds softmax(beta X xi_t). One column per stored pattern."""
+    """W (T+1, N): row t holds softmax(beta X xi_t). One column per stored pattern, named, or one
+    row each, steps across, when their names would not fit across (style.runs_down)."""
     W = np.asarray(W)
     steps = np.arange(W.shape[0])
     labels = style.numbered(names)
-    heat = go.Heatmap(z=W, x=labels, y=steps, zmin=0.0, zmax=1.0,
-                      colorscale="Blues", colorbar=dict(title="p", thickness=12),
+    bar = dict(title="p", thickness=12)
+    if style.runs_down(labels):  # too many names to fit across: patterns down, steps across
+        heat = go.Heatmap(z=W.T, x=steps, y=labels, zmin=0.0, zmax=1.0, colorscale="Blues",
+                          colorbar=bar, hovertemplate="step %{x}, %{y}: p = %{z:.4f}<extra></extra>")
+        return figure(heat, title, style.rows_height(len(labels), height),
+                      xaxis=style.index_axis(len(steps), "step t"), yaxis=style.row_axis(labels))
+    heat = go.Heatmap(z=W, x=labels, y=steps, zmin=0.0, zmax=1.0, colorscale="Blues", colorbar=bar,
                       hovertemplate="step %{y}, %{x}: p = %{z:.4f}<extra></extra>")
     return figure(heat, title, height, xaxis=style.category_axis(labels),
                   yaxis=style.index_axis(len(steps), "step t", reverse=True))
