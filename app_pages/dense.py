@@ -30,7 +30,8 @@ def main() -> None:
     traj = runs.run("dense", cfg, ps, q, share=0.5, mode=mode, max_steps=steps, rng=seed,
                      readable=True)
     dynamics_view.show(PAGE, traj, ps, monotone=(mode == "async"), rise_reason=sections.RISE_REASON,
-                       energy_label=sections.ENERGY_LABEL[cfg["interaction"]], sync=mode == "sync")
+                       energy_label=sections.ENERGY_LABEL[cfg["interaction"]], sync=mode == "sync",
+                       finding=sections.finding(ps, q, mode, steps, seed))
     explain.explain()
     explain.try_this()
 

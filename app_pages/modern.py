@@ -26,7 +26,7 @@ def main() -> None:
     q, qkey = query.make(ps)
     traj = runs.run("modern", {"beta": c.beta}, ps, q, max_steps=c.max_steps, tol=TOL,
                      gamma=c.gamma)
-    dynamics_view.show(PAGE, traj, ps, monotone=True)
+    dynamics_view.show(PAGE, traj, ps, monotone=True, finding=sections.finding(traj, ps))
     sections.run_summary(traj, ps, (ps.fingerprint, qkey, c.beta, c.gamma, c.max_steps, TOL))
     explain.explanation()
     explain.try_this()

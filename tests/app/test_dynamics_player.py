@@ -7,7 +7,7 @@ import json
 import numpy as np
 import plotly.io as pio
 
-from hopfield_core import ModernHopfield, analysis
+from hopfield_core import ModernHopfield, analysis, fixed_point_kind, k90
 from tests.support.apptest import open_app
 from tests.support.player import at_step, payload, sent_bytes
 from tests.support.samples import HOX, TOL, classical_run, letters, patterns, query
@@ -31,7 +31,14 @@ def same(got: dict, want: dict) -> None:
                 assert a.get(k) == b.get(k), k
 
 
-def check_every_frame(at, page: str, traj, X, names, binary: bool, monotone: bool) -> None:
+def modern_finding(traj, N: int) -> str:
+    """What the modern page says of its fixed point with the verdict, from the core's k90 and kind."""
+    w = traj.weights[-1]
+    return (f"Fixed point: {fixed_point_kind(w)}, k90 = {k90(w)} of {N} patterns (the fewest holding "
+            "90 % of the softmax weight).")
+
+
+def check_every_frame(at, page: str, traj, X, names, binary: bool, monotone: bool, finding: str = "") -> None:
     p = payload(at, page)
     T = traj.steps
     assert p["T"] == T and p["run"]
@@ -51,7 +58,7 @@ def check_every_frame(at, page: str, traj, X, names, binary: bool, monotone: boo
         assert shown.alt("state") == describe.image_alt(t, T, m_all[t], names, binary, (16, 16))
         assert shown.heading("state") == f"State at step {t}"
         assert [n["text"] for n in p["panels"]["notes"]["items"][i]] == [
-            n["text"] for n in status_notes(t, T, final.kind, final.sentence(names), rises, monotone, "")]
+            n["text"] for n in status_notes(t, T, final.kind, final.sentence(names), rises, monotone, "", finding)]
         lo, hi = (-1.0, 1.0) if binary else (X.min(), X.max())
         want = np.round(np.clip((traj.states[t].reshape(16, 16) - lo) / (hi - lo), 0, 1) * 255)
         np.testing.assert_array_equal(shown.pixels("state")[..., 0], want)
@@ -71,7 +78,7 @@ def test_the_modern_players_frames_are_the_steps_of_the_run_and_a_long_run_is_th
     at = open_app("modern", query={"gamma": "0.3"})
     ref = ModernHopfield(X, 10.0).run(query(X), max_steps=100, tol=TOL, gamma=0.3)
     assert ref.steps > 10
-    check_every_frame(at, "modern", ref, X, ["H", "O", "X"], False, True)
+    check_every_frame(at, "modern", ref, X, ["H", "O", "X"], False, True, modern_finding(ref, 3))
     assert sent_bytes(at, "modern") < 250_000
 
     at = open_app("modern", query={"gamma": "0.01", "steps": "2000"})
@@ -80,7 +87,7 @@ def test_the_modern_players_frames_are_the_steps_of_the_run_and_a_long_run_is_th
     p = payload(at, "modern")
     assert p["steps"] == frames.frame_steps(743) and len(p["steps"]) == 249
     assert "every 3rd step and the last (249 of the 744 steps)" in p["note"]
-    check_every_frame(at, "modern", ref, X, ["H", "O", "X"], False, True)
+    check_every_frame(at, "modern", ref, X, ["H", "O", "X"], False, True, modern_finding(ref, 3))
     assert sent_bytes(at, "modern") < 1_000_000
     assert not at.exception
 

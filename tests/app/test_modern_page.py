@@ -41,7 +41,9 @@ def test_energy_k90_and_kind_are_the_cores():
     assert metric(at, "Fixed point") == fixed_point_kind(ref.weights[-1]) == "single"
     assert int(metric(at, "Steps taken")) == ref.steps
     end = at_step(at, "modern", "end")
-    assert end.texts("success") == ["Retrieved pattern H."]
+    assert end.texts("success") == [f"Retrieved pattern H. Fixed point: {fixed_point_kind(ref.weights[-1])}, "
+                                    f"k90 = {k90(ref.weights[-1])} of 3 patterns (the fewest holding 90 % of "
+                                    "the softmax weight)."]
     assert not any("report this as a bug" in e for e in end.texts("error"))
     assert not at.exception
 

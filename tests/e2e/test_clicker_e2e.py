@@ -29,7 +29,15 @@ def press(pg, key: str, times: int = 1) -> None:
         pg.keyboard.press(key)
 
 
-@pytest.mark.parametrize("name", ["classical", "modern", "energy_transformer"])
+# presenter mode: at the run's end the verdict, with the page's finding, and the state share the
+# projector's first screen (ui/player/dynamics_frames.layout; tests/app/test_presenter_finding.py)
+FINDING = {"classical": "Retrieved pattern", "dense": "The classical network (1982), same query:",
+           "modern": "Fixed point: "}
+BOX = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                    return [r.top, r.bottom, document.querySelector(sel).innerText]; }"""
+
+
+@pytest.mark.parametrize("name", ["classical", "dense", "modern", "energy_transformer"])
 def test_a_clicker_steps_and_resets_in_presenter_mode(page, server, name):
     page.set_viewport_size({"width": 1024, "height": 768})
     goto(page, server, f"{name}?presenter=1")
@@ -42,6 +50,13 @@ def test_a_clicker_steps_and_resets_in_presenter_mode(page, server, name):
     assert frame(page, player) == 1
     press(page, "ArrowRight", last)  # no further than the run's end
     assert frame(page, player) == last
+    if name in FINDING:
+        page.wait_for_function(f"() => document.querySelector('{player} [data-panel=notes]').innerText"
+                               f".includes({FINDING[name]!r})")
+        top, bottom, text = page.evaluate(BOX, f"{player} [data-panel=notes]")
+        assert bottom <= 768 and "keep stepping" not in text, (top, bottom, text)
+        assert page.evaluate(BOX, f"{player} [data-panel=state]")[1] <= 768
+        shot(page, f"clicker_{name}_1024_presenter_end")
     press(page, "PageUp")
     assert frame(page, player) == last - 1
     press(page, "ArrowLeft")

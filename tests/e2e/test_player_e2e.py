@@ -227,7 +227,7 @@ TITLES = """(sel) => [...document.querySelectorAll(sel + ' .hp-chart')].map((c) 
 
 def test_a_title_of_two_lines_is_not_cut_at_the_top(page, server):
     """The heads page's bars and energy titles take two lines; Plotly drew such a title half a
-    line too high, its first line cut by the chart's top (browser_player.js: lowerTitle)."""
+    line too high, its first line cut by the chart's top (ui/charts/style.title_pad)."""
     sel = open_player(page, server, "transformer_heads")
     titles = page.evaluate(TITLES, sel)
     two = [t for t in titles if t[1] - t[0] > 30]  # two lines of a 16 px title

@@ -106,12 +106,13 @@ def where(order: list[str], start: str) -> int:
 
 def check_presenter_layout(page: str, lede: str) -> None:
     """Presenter mode (issue 30): the player, the state's picture and the energy curve share
-    the first row under the title, and the lede (`lede`: how it starts) follows them, so all
+    the row under the run's status (the verdict at the end), and the lede (`lede`: how it starts) follows them, so all
     three fit a 1024 x 768 projector's first screen; plain, the lede stays above the player."""
     from tests.support.player import payload
 
     at = open_app(page, query={"presenter": "1"})
-    first, *rest = payload(at, page)["layout"]
+    status, first, *rest = payload(at, page)["layout"]
+    assert status == [["notes", 1]]  # the status, then the verdict, above the figures
     assert [pid for pid, _ in first] == ["controls", "state", "energy"]
     assert payload(at, page)["mode"] == "presenter"
     order = page_order(at.main)

@@ -108,17 +108,6 @@ function picked(spec, S, box) {
   });
 }
 
-// A title of several lines pinned to the chart's top (ui/charts/style.py: yanchor "top") is drawn
-// by this Plotly half a line higher per extra line, its first line cut at the top: moved down by that.
-function lowerTitle(layout) {
-  const title = layout.title;
-  if (!title || typeof title.text !== "string" || title.yanchor !== "top") return;
-  const lines = title.text.split(/<br\s*\/?>/i).length;
-  if (lines < 2) return;
-  const size = (title.font && title.font.size) || (layout.font && layout.font.size) || 12;
-  title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.ceil((lines - 1) * size * 0.65) };
-}
-
 // Charts are drawn in the frame after the step changed: the step's count, pictures, numbers and
 // words paint at once, and every chart that changed follows together one frame later (Plotly's
 // redraw of a contour or a cloud takes tens of ms; the charts never show different steps).
@@ -159,7 +148,6 @@ function chartPanel(spec, S) {
       for (const name of Object.keys(layout)) {  // tick labels push the margin, as in st.plotly_chart
         if (/^[xy]axis\d*$/.test(name) && layout[name].automargin === undefined) layout[name].automargin = true;
       }
-      lowerTitle(layout);
       const data = ti.map((ref) => trace(spec, ref));
       window.Plotly.react(box, data, layout, { displayModeBar: false, responsive: true });
       if (spec.pick && !panel.picking) { panel.picking = true; picked(spec, S, box); }

@@ -53,15 +53,16 @@ def change_tone(change: str | None) -> str:
 
 
 def status_notes(t: int, T: int, verdict_kind: str, verdict: str, rises, monotone: bool,
-                 rise_reason: str) -> list[dict]:
-    """The boxes under the figures at step t: before the end a status (what Play and Step do),
-    at the end the verdict; and the energy's rises up to t, a bug where the rule forbids them."""
+                 rise_reason: str, finding: str = "") -> list[dict]:
+    """The boxes of the run's status at step t: before the end a status (what Play and Step do),
+    at the end the verdict and the page's finding; and the energy's rises up to t, a bug where
+    the rule forbids them."""
     if t < T:
         boxes = [frames.note("info", "hourglass_top",
                              f"Step {t} of {T}: keep stepping to see where the dynamics settle.",
                              playing=f"Playing the {T} steps: Pause stops at the step shown.")]
     else:
-        boxes = [frames.note(VERDICT_KIND[verdict_kind], "flag", verdict)]
+        boxes = [frames.note(VERDICT_KIND[verdict_kind], "flag", f"{verdict} {finding}".strip())]
     shown = [int(r) for r in rises if r <= t]
     if shown and monotone:
         boxes.append(frames.note("error", "bug_report", f"The energy rose at step {', '.join(map(str, shown))}. "
@@ -73,17 +74,19 @@ def status_notes(t: int, T: int, verdict_kind: str, verdict: str, rises, monoton
 
 
 def layout(page: str, presenter: bool) -> list[list]:
-    """Presenter mode: the player beside the state and the energy, all three on a 1024 x 768
-    projector's first screen, the overlaps below; else the player on top of the three figures."""
-    rest = [[["describe", 1]], [["energy_metric", 1]], [["notes", 1]]]
+    """Presenter mode: the status, then the verdict when the run reaches its end, above the
+    player beside the state and the energy, all on a 1024 x 768 projector's first screen, the
+    overlaps below; else the player on top of the three figures, the notes under them."""
     if presenter:
-        return [[[frames.CONTROLS, 1], ["state", 1], ["energy", 1.3]], [["overlaps", 1]], *rest]
-    return [[[frames.CONTROLS, 1]], [["state", 2], ["energy", 3], ["overlaps", 3]], *rest]
+        return [[["notes", 1]], [[frames.CONTROLS, 1], ["state", 1], ["energy", 1.3]], [["overlaps", 1]],
+                [["describe", 1]], [["energy_metric", 1]]]
+    return [[[frames.CONTROLS, 1]], [["state", 2], ["energy", 3], ["overlaps", 3]],
+            [["describe", 1]], [["energy_metric", 1]], [["notes", 1]]]
 
 
 def payload(page: str, run_key: str, traj, names: list[str], binary: bool, shape: tuple,
             analysed: tuple, monotone: bool, rise_reason: str = "", energy_label: str = "Energy",
-            presenter: bool = False, projector: bool = False) -> dict:
+            presenter: bool = False, projector: bool = False, finding: str = "") -> dict:
     """The browser player's payload of one run: `analysed` is (frames u8 (T+1, H, W, 3),
     overlaps (T+1, N), energy rises, verdict) as ui/player/player_cache.py computes them."""
     u8, m_all, rises, final = analysed
@@ -103,7 +106,7 @@ def payload(page: str, run_key: str, traj, names: list[str], binary: bool, shape
         "energy_metric": frames.metric(energy_label, [f"{E[t]:.6g}" for t in steps],
                                        [c or "" for c in changes.values()],
                                        [change_tone(c) for c in changes.values()]),
-        "notes": frames.notes([status_notes(t, T, final.kind, verdict, rises, monotone, rise_reason)
+        "notes": frames.notes([status_notes(t, T, final.kind, verdict, rises, monotone, rise_reason, finding)
                                for t in steps]),
     }
     p = frames.payload(page, run_key, T, panels, layout(page, presenter), steps=steps)

@@ -54,7 +54,7 @@ def offer_questions(page: str, traj, ps: PatternSet, sync: bool) -> None:
 
 
 def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
-         energy_label: str = "Energy", sync: bool = False) -> None:
+         energy_label: str = "Energy", sync: bool = False, finding: str = "") -> None:
     """The player and the figures for one precomputed trajectory, stepped in the browser
     (ui/player/browser.py), then the run's numbers and downloads.
 
@@ -62,7 +62,10 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
 
     monotone: this rule guarantees that the energy never rises, so a rise is a bug
     to flag loudly; otherwise a rise is expected and explained with rise_reason. sync: the
-    update is synchronous (a lesson's "where will it end" then offers a 2-cycle).
+    update is synchronous (a lesson's "where will it end" then offers a 2-cycle). finding: the
+    page's main result beyond the verdict (the modern fixed point's kind, the classical network on
+    the same query), said with the verdict when the run reaches its end: in presenter mode the
+    verdict sits above the figures, on the projector's first screen.
     """
     offer_questions(page, traj, ps, sync)
     # a run is its states and its energies: two interactions can pass through the same states
@@ -71,10 +74,10 @@ def show(page: str, traj, ps: PatternSet, monotone: bool, rise_reason: str = "",
     frames, m_all = analysed[0], analysed[1]
     look = (presenter(), projector())
     key = ("dyn-player", page, run_key, ps.fingerprint, tuple(ps.names), ps.binary, ps.shape, monotone,
-           rise_reason, energy_label, *look)
+           rise_reason, energy_label, finding, *look)
     data = shared_cache.shared(key, lambda: browser.frames.encoded(dynamics_frames.payload(
         page, run_key, traj, ps.names, ps.binary, ps.shape, analysed, monotone, rise_reason, energy_label,
-        *look)))
+        *look, finding=finding)))
     browser.show(page, data)
     if gate.closed(page):  # a lesson's question waits: the run's numbers would answer it
         return

@@ -88,16 +88,18 @@ CONTRAST_CSS = f"""
 PRESENTER_CSS = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[class*="st-key-controls"] { display: none !important; }
+[class*="st-key-controls"], [data-testid="stLayoutWrapper"]:has(> [class*="st-key-controls"])
+  { display: none !important; }  /* the wrapper too: hidden, it still took a gap */
 .block-container { max-width: 100% !important; padding: 3.9rem 1.5rem 2rem !important; }
 .block-container [data-testid="stVerticalBlock"] > div:has(> [data-testid="stVerticalBlock"]:empty)
   { display: none !important; }  /* an empty slot (no lesson, no message) takes no gap */
 html, body, [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li
   { font-size: 1.35rem !important; }
-html body h1 { font-size: clamp(1.6rem, 2.5vw, 2.6rem) !important; padding: 0.2rem 0 !important; }
+html body h1 { font-size: clamp(1.6rem, 2.5vw, 2.6rem) !important; padding: 0 !important; }
 @media (min-width: 760px) {  /* the teacher's row sits in the header's band: the figure gains its room */
   html body .st-key-presenter_row { position: fixed !important; top: 0.55rem; left: 1.5rem; z-index: 999991;
     width: auto !important; max-width: calc(100vw - 5rem); }
+  html body [data-testid="stLayoutWrapper"]:has(> .st-key-presenter_row) { display: contents; }  /* no gap */
 }
 html body .st-key-presenter_row :is(p, button, label, span) { font-size: 1rem !important; }
 html body .st-key-presenter_row button { min-height: 2.2rem !important; padding: 0.1rem 0.7rem !important; }

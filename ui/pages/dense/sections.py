@@ -75,16 +75,29 @@ def model_label(interaction: str, degree: int, beta: float, rectified: bool) -> 
     return f"n = {degree}" + (", rectified" if rectified else "")
 
 
+def classical_run(ps, q, mode, steps, seed) -> tuple:
+    """The classical network (Hebbian, T = 0) on the same query, update mode, step limit and
+    random order as the dense run: (its trajectory, its verdict)."""
+    cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
+    cl_cfg = {"learning_rule": "hebbian"}
+    cl_traj = runs.run("classical", cl_cfg, ps, q, share=0.5, **cl_kwargs)
+    return cl_traj, dense_cache.final_verdict(runs.run_key("classical", cl_cfg, ps, q, cl_kwargs),
+                                              cl_traj, ps.X)
+
+
+def finding(ps, q, mode, steps, seed) -> str:
+    """The page's point beside the dense run's verdict: what the classical network does with the
+    same query (the player says it when the run reaches its end)."""
+    _, verdict = classical_run(ps, q, mode, steps, seed)
+    return f"The classical network (1982), same query: {verdict.sentence(ps.names)}"
+
+
 def comparison(ps, q, dense_traj, cfg, mode, steps, seed) -> None:
     st.header("The same query, classical vs dense")
     if gate.closed("dense"):  # a lesson's question waits: the verdicts would answer it
         return
-    cl_kwargs = dict(mode=mode, max_steps=steps, rng=seed, temperature=0.0)
-    cl_cfg = {"learning_rule": "hebbian"}
-    cl_traj = runs.run("classical", cl_cfg, ps, q, share=0.5, **cl_kwargs)
+    cl_traj, cl_verdict = classical_run(ps, q, mode, steps, seed)
     dn_kwargs = dict(mode=mode, max_steps=steps, rng=seed)
-    cl_verdict = dense_cache.final_verdict(runs.run_key("classical", cl_cfg, ps, q, cl_kwargs),
-                                           cl_traj, ps.X)
     dn_verdict = dense_cache.final_verdict(runs.run_key("dense", cfg, ps, q, dn_kwargs),
                                            dense_traj, ps.X)
     label = model_label(**cfg)

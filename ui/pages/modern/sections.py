@@ -43,6 +43,18 @@ def controls() -> Controls:
     return Controls(float(beta), float(gamma), int(max_steps))
 
 
+def finding(traj, ps) -> str:
+    """The page's point beside the run's verdict: the kind of fixed point the run reached (the
+    player says it when the run reaches its end)."""
+    p_end = traj.weights[-1]
+    k = k90(p_end)
+    text = (f"Fixed point: {fixed_point_kind(p_end)}, k90 = {k} of {ps.N} "
+            f"pattern{'s' if ps.N != 1 else ''} (the fewest holding 90 % of the softmax weight).")
+    if not traj.converged:
+        text += f" The step limit ({traj.steps}) stopped it before it settled."
+    return text
+
+
 def run_summary(traj, ps, run_key: tuple) -> None:
     if gate.closed("modern"):  # a lesson's question waits: k90 and the kind would answer it
         return
