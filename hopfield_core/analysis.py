@@ -59,6 +59,21 @@ class Verdict:
             return "Limit cycle of period 2: synchronous updates flip back and forth."
         return "Not converged yet: step further or raise the step limit."
 
+    def short(self, names: list[str] | None = None) -> str:
+        """The verdict in a few words, for a narrow box on a projector ("Retrieved H", "Mixture
+        of P, F, E"); `sentence` says it whole."""
+        def name(i):
+            return f"{names[i]}" if names else f"#{i + 1}"
+        members = ", ".join(name(i) for i in self.members)
+        return {"retrieved": lambda: f"Retrieved {name(self.pattern)}",
+                "mirror": lambda: f"Mirror of {name(self.pattern)}",
+                "mixture": lambda: f"Mixture of {members}",
+                "spurious": lambda: f"Spurious (overlap {self.overlap:.2f})",
+                "metastable": lambda: f"Metastable: {members}",
+                "global": lambda: "Global blend",
+                "cycle": lambda: "2-cycle",
+                }.get(self.kind, lambda: "Not converged")()
+
 
 def _mixture(state: np.ndarray, X: np.ndarray) -> tuple[int, ...]:
     """Patterns (a, b, c) with state == sgn(+-x_a +- x_b +- x_c), or ()."""

@@ -93,3 +93,24 @@ def test_more_than_two_controls_kept_on_screen_says_which_were_left():
 def test_a_show_flag_for_what_has_no_control_says_so():
     at = open_app("classical", query={"presenter": "1", "q_flip_show": "1"})
     assert any("The link asks presenter mode to show q_flip" in w.value for w in at.warning)
+
+
+def test_two_values_with_one_name_keep_their_qualifiers():
+    """Side by side has two β (the dense exponential's and the modern network's): the line names
+    each by its qualifier, not "β = 1 · β = 20"."""
+    line = values_line(open_app("side_by_side", query={"presenter": "1"}))
+    assert "β (exponential) = 1" in line and "β (modern) = 20" in line, line
+    assert "· β =" not in line and not line.startswith("β =")
+
+
+def test_side_by_side_says_each_verdict_in_a_few_words_in_presenter_mode():
+    """Each box in a quarter of the projector: Verdict.short, one or two lines; the sentence whole
+    in the summary's table, and in the boxes outside presenter mode."""
+    from hopfield_core.analysis import Verdict
+
+    at = open_app("side_by_side", query={"presenter": "1"})
+    at.button(key="side_by_side_show_result").click().run()
+    boxes = [a.value for a in at.success]
+    assert boxes == [Verdict("retrieved", 0).short(["H"])] * 4, boxes
+    plain = [a.value for a in open_app("side_by_side").success]
+    assert plain[:4] == [Verdict("retrieved", 0).sentence(["H"])] * 4, plain

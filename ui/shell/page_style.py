@@ -106,6 +106,9 @@ html body .st-key-presenter_row button { min-height: 2.2rem !important; padding:
 html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"] *
   { font-size: clamp(1.5rem, 2.8vw, 2.6rem) !important; }
 html body [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; }
+/* a page's section switcher is the teacher's to press, not the back row's to read: one row */
+html body [data-testid="stButtonGroup"] button p { font-size: 17px !important; }  /* px: rem is 1.35 x here */
+html body [data-testid="stButtonGroup"] button { padding-left: 10px !important; padding-right: 10px !important; }
 html body [data-testid="stCaptionContainer"], html body [data-testid="stCaptionContainer"] p
   { font-size: 1.1rem !important; }
 </style>

@@ -29,9 +29,10 @@ def _short(label: str) -> str:
     return lower_label(re.sub(r"\s*\([^)]*\)\s*$", "", label).strip())
 
 
-def item(f, value) -> str:
-    """One value as the line names it: "beta = 50" for a number, "update sync" for a choice."""
-    label = _short(f.label)
+def item(f, value, label: str | None = None) -> str:
+    """One value as the line names it: "beta = 50" for a number, "update sync" for a choice.
+    label: the name to give it (default: its label without a closing parenthesis)."""
+    label = _short(f.label) if label is None else label
     if f.kind in ("int", "float", "multi", "range", "pick") or (
             f.kind == "choice" and all(isinstance(o, (int, float)) for o in f.options)):
         return f"{label} = {f.label_of(value)}"
@@ -43,7 +44,7 @@ def item(f, value) -> str:
 def values(parts, keys: tuple[str, ...]) -> list[str]:
     """The items of the line: for each of the settings `parts` (the page's first), the fields this
     run used that are the page's key parameters (`keys`) or differ from their defaults."""
-    out = []
+    chosen = []
     for i, part in enumerate(parts):
         if part is None:
             continue
@@ -52,8 +53,10 @@ def values(parts, keys: tuple[str, ...]) -> list[str]:
                 continue
             value = part.value(key)
             if (i == 0 and key in keys) or f.shown(value) != f.shown(f.default):
-                out.append(item(f, value))
-    return out
+                chosen.append((f, value))
+    shorts = [_short(f.label) for f, _ in chosen]  # two "β" (exponential, modern) keep their qualifier
+    return [item(f, v, None if shorts.count(short) == 1 else lower_label(f.label))
+            for (f, v), short in zip(chosen, shorts)]
 
 
 def load_words() -> str | None:

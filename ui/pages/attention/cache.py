@@ -23,9 +23,14 @@ from hopfield_core import (
 from ui.charts import figures
 from ui.player import dynamics_view
 from ui.serving import budget, memory_gate, shared_cache
+from ui.settings.modes import presenter
 
 from . import figures as at_figures
 from .settings import PROJECTION_LABELS, RUN_MAX_STEPS, RUN_TOL
+
+# the iterates' strip: six to a row (up to three rows), so each keeps ~90 px on a desk screen and
+# its label room on a phone; in presenter mode 125 px tiles, the back row's size (1024 px / 6 fits)
+STRIP_ROW, PRESENTER_TILE_PX = 6, 125
 
 PAGE = "attention"
 
@@ -74,7 +79,8 @@ def iteration(s) -> dict:
     """T steps of attention from the query (identity projections, beta_id): its figures, its
     last change and energy, its verdict, and how far it ends from ModernHopfield.run's fixed
     point. Small things only: this is kept for every key."""
-    key = (PAGE, "iterate", s.ps.fingerprint, s.qkey, s.beta_id, s.T, RUN_MAX_STEPS, RUN_TOL)
+    big = presenter()  # the back row's tiles
+    key = (PAGE, "iterate", s.ps.fingerprint, s.qkey, s.beta_id, s.T, RUN_MAX_STEPS, RUN_TOL, big)
 
     def build() -> dict:
         ps, X = s.ps, s.ps.X
@@ -87,7 +93,9 @@ def iteration(s) -> dict:
         return dict(
             strip=at_figures.image_strip(
                 list(dynamics_view.frames_of(traj, ps)),
-                ["query"] + [f"t = {t}" for t in range(1, traj.steps + 1)]),
+                ["query"] + [f"t = {t}" for t in range(1, traj.steps + 1)],
+                max_per_row=STRIP_ROW if traj.steps < 3 * STRIP_ROW else 2 * STRIP_ROW,
+                tile_px=PRESENTER_TILE_PX if big else 90),
             changes=at_figures.change_chart(traj.changes, tol=compare.CONVERGED_TOL),
             energy=figures.energy_curve(E, traj.steps, analysis.energy_rises(E),
                                         title=f"Hopfield energy, β = {s.beta_id:.4g}"),

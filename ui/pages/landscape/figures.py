@@ -23,6 +23,7 @@ KIND_STYLE = {  # class of a binary minimum -> (colour, marker symbol)
 }
 TRAJ_COLOUR = "#ffffff"
 _KEEP = dict(marker=dict(opacity=1.0))  # selecting a point must not fade the other traces
+KEY = "Stars: the stored patterns. Dots: the query's path, numbered by step."  # a compact map's legend
 COMPACT_PX = 300  # a compact map's legend is laid out for this width: 500 px in presenter
 # mode, whose fonts are 1.5 times larger (ui.charts.charts.for_projector)
 
@@ -93,9 +94,9 @@ def world(us, vs, E, patterns: np.ndarray, traj: np.ndarray, click_axis: np.ndar
           title: str, height: int = 560, compact: bool = False) -> go.Figure:
     """The 2-D world: contour of E, the patterns (stars), the trajectory (numbered steps) and
     a faint grid of square markers (click_axis x click_axis) to click on.
-    compact (presenter mode, on a short projector screen): no title and no axis titles (the
-    page shows the title beside the chart), the colour bar beside the plot: the plot keeps
-    most of the height."""
+    compact (presenter mode, on a short projector screen): no title, no axis titles and no
+    legend (the page shows the title and the key beside the chart: KEY), the colour bar beside
+    the plot: the plot keeps most of the height."""
     click_x, click_y = (a.ravel() for a in np.meshgrid(click_axis, click_axis))
     grid = go.Scatter(x=click_x, y=click_y, mode="markers", name="click to move the query",
                       marker=dict(symbol="square", size=9, color="white", opacity=0.12),
@@ -107,7 +108,7 @@ def world(us, vs, E, patterns: np.ndarray, traj: np.ndarray, click_axis: np.ndar
     data = [_contour(us, vs, E, beside=compact), grid, _patterns(patterns, names),
             _trajectory(traj, 0.05 * float(us[-1] - us[0]))]
     if compact:
-        return figure(data, None, height, width_px=COMPACT_PX,
+        return figure(data, None, height, width_px=COMPACT_PX, showlegend=False,  # the key: beside it
                       **_square(us, vs, None, None, compact=True))
     return figure(data, title, height, **_square(us, vs, "first coordinate", "second coordinate"))
 

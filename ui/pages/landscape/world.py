@@ -21,8 +21,9 @@ from . import figures as figs
 from .settings import QUERY_LIMIT, SETTINGS
 
 CLICK_GRID = 25
-PRESENTER_HEIGHT = 255  # px before ui.charts.charts' presenter copy (x 1.2): the map under presenter
-# mode's header, title and section switcher on a 768 px projector screen
+PRESENTER_HEIGHT = 420  # px before ui.charts.charts' presenter copy (x 1.2): the map under presenter
+# mode's header, title and section switcher on a 768 px projector screen, its square plot 40 % of
+# the screen's 1024 px (the back row reads the step numbers)
 
 
 def point_text(p) -> str:
@@ -113,8 +114,9 @@ def show() -> None:
     left, right = st.container(key="landscape_world_wide_row").columns([2, 1] if compact else [3, 2],
                                                                gap="large")
     key = ("landscape", "world", points, beta, qx, qy, max_steps, held)
-    if compact:  # the map's title beside it: the map keeps the height of a 768 px projector
+    if compact:  # the map's title and key beside it: the map keeps the height of a 768 px projector
         right.markdown(f"**{title}**")
+        right.caption(figs.KEY)
     with left:
         fig = shared_cache.shared(key + (compact,), lambda: figs.world(
             us, vs, E, P, path, click, title,
@@ -133,6 +135,8 @@ def show() -> None:
 def _outcome(traj, P, names, compact: bool, key: tuple) -> None:
     """Where the query ended: its energies, steps, end point, the verdict and the energy curve."""
     v = analysis.verdict(traj, P, binary=False)
+    if compact:  # presenter mode: the verdict first, on the projector's first screen
+        st.info(v.sentence(names))
     # in presenter mode's narrow column, one metric a row
     m1, m2 = (st.container(), st.container()) if compact else st.columns(2)
     m1.metric("Energy of the query", f"{traj.energies[0]:.6g}")
@@ -140,7 +144,8 @@ def _outcome(traj, P, names, compact: bool, key: tuple) -> None:
     m3, m4 = (st.container(), st.container()) if compact else st.columns(2)
     m3.metric("Steps taken", traj.steps)
     m4.metric("Ends at", point_text(traj.final))
-    st.info(v.sentence(names))
+    if not compact:
+        st.info(v.sentence(names))
     charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
                         traj.energies, traj.steps, title="Energy at each step", height=280)),
                     key="landscape_world_energy")

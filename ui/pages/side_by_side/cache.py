@@ -11,6 +11,7 @@ from __future__ import annotations
 from hopfield_core import analysis, compare
 from ui.player import dynamics_view
 from ui.serving import shared_cache
+from ui.settings.modes import presenter
 
 from . import figures as sbs_figures
 
@@ -31,10 +32,16 @@ def query_figure(c):
         ["binary networks", "modern network"], height=200))
 
 
+# presenter mode: the row of finals a little lower (x 1.2 in ui.charts.charts' copy), so that the
+# verdicts under it stay on a 1024 x 768 projector's first screen
+PRESENTER_FINALS_PX = 205
+
+
 def finals_figure(c):
     """Each network's last state, in a row."""
-    return shared_cache.shared((PAGE, "finals") + c.key, lambda: sbs_figures.image_row(
-        [dynamics_view.frames_of(n.traj, n.ps)[-1] for n in c.nets], c.titles))
+    height = PRESENTER_FINALS_PX if presenter() else 260
+    return shared_cache.shared((PAGE, "finals", height) + c.key, lambda: sbs_figures.image_row(
+        [dynamics_view.frames_of(n.traj, n.ps)[-1] for n in c.nets], c.titles, height=height))
 
 
 def energies_figure(c, normalised: bool):

@@ -12,6 +12,7 @@ from hopfield_core import Trajectory, compare, questions
 from ui.charts import chart_numbers, charts, tables
 from ui.player import dynamics_view, runs
 from ui.settings import gate
+from ui.settings.modes import presenter
 from ui.store import patterns, query
 from ui.store.shared_settings import SIDEBAR
 
@@ -108,15 +109,17 @@ def query_section(cmp: Comparison) -> None:
 
 def finals_section(cmp: Comparison) -> list | None:
     """Where each network ends, with its verdict beneath; returns the verdicts (None: a lesson's
-    question waits for them)."""
+    question waits for them). In presenter mode each verdict in a few words (Verdict.short: one
+    or two lines in a quarter of the projector), the whole sentence in the summary's table."""
     st.header("Where each network ends")
     if gate.closed(PAGE):
         return None
     verdicts = cache.verdicts(cmp)
     charts.plot(st, cache.finals_figure(cmp), key="side_by_side_finals")
-    for col, v, n in zip(st.columns(len(cmp.nets)), verdicts, cmp.nets):
+    words = presenter()
+    for col, v, n in zip(st.container(key="side_by_side_verdicts").columns(len(cmp.nets)), verdicts, cmp.nets):
         with col:
-            dynamics_view.VERDICT_STYLE[v.kind](v.sentence(n.ps.names))
+            dynamics_view.VERDICT_STYLE[v.kind](v.short(n.ps.names) if words else v.sentence(n.ps.names))
     return verdicts
 
 
