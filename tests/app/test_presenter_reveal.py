@@ -50,3 +50,26 @@ def test_side_by_side_and_attention_hold_their_verdicts():
 def test_the_capacity_lab_is_not_held():
     at = open_app("capacity_lab", query={"presenter": "1"})
     assert gate.REVEAL_TEXT not in captions(at) and gate.SHOW_TEXT not in captions(at)
+
+
+def test_the_landscape_plane_holds_the_path_and_where_it_ends():
+    """The plane through image space: the query's dot alone, and only the query's distance to
+    the plane, until "Show the result"; then the path, where it ends and its steps."""
+    import json
+
+    from ui.player import frames
+
+    def path_points(at) -> int:
+        chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("landscape_plane_chart"))
+        fig = json.loads(chart.proto.spec)
+        (path,) = [t for t in fig["data"] if t.get("name") == "query's trajectory (projected)"]
+        return len(frames.values(path["x"]))  # a typed array in the JSON
+
+    at = open_app("landscape", query={"presenter": "1", "view": "plane"})
+    assert "Query off the plane" in metric_labels(at) and "End off the plane" not in metric_labels(at)
+    assert "Steps taken" not in metric_labels(at) and path_points(at) == 1  # the query alone
+    at.button(key="landscape_show_result").click().run()
+    assert {"End off the plane", "Steps taken"} <= metric_labels(at) and not at.exception
+    assert path_points(at) > 1
+    plain = open_app("landscape", query={"view": "plane"})
+    assert "End off the plane" in metric_labels(plain)

@@ -35,7 +35,8 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
 [class*="st-key-formulas"] [data-testid="stElementContainer"] { flex: 0 1 auto !important; width: auto !important;
   max-width: 100% !important; }
 @media (max-width: 1300px) { .katex-display { font-size: 0.95em; } h1 { font-size: 2.25rem !important; } }
-.block-container { padding-top: 3rem !important; }
+.block-container { padding-top: 4rem !important; }  /* under the 60 px header, not behind it (a banner's top) */
+.block-container h1 { padding-top: 0.25rem !important; }  /* the title where it was */
 [data-testid="stPageLink"] *, [data-testid="stButton"] button * { white-space: normal !important; }
 .stMarkdownEllipsis, .stMarkdownEllipsis * { white-space: normal !important; overflow: visible !important;
   text-overflow: clip !important; }
@@ -43,6 +44,8 @@ html body [data-testid="stMetricValue"], html body [data-testid="stMetricValue"]
   { display: none !important; }
 [class*="st-key-formulas"] { row-gap: 0.25rem !important; column-gap: 3rem !important; align-items: center; }
 [data-testid="stMainBlockContainer"] { container-type: inline-size; }
+[data-testid="stElementContainer"]:has(> [data-testid="stFullScreenFrame"] > [data-testid="stDataFrame"]) { margin-top: 2rem; }
+  /* a table's toolbar shows above it on hover (or a tap): room for it, not over the control above */
 @container (max-width: 647px) {
   [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:nth-child(4)):has([data-testid="stPlotlyChart"])
     > [data-testid="stColumn"] { flex: 1 1 calc(50% - 1rem) !important; min-width: calc(50% - 1rem) !important; }

@@ -11,6 +11,7 @@ from hopfield_core import landscape as core
 from ui.charts import charts, figures, pictures
 from ui.player import runs
 from ui.serving import shared_cache
+from ui.settings import gate
 from ui.store import query
 
 from . import cache, explain
@@ -64,37 +65,50 @@ def show(ps) -> None:
         return
     q, qkey = query.make(ps)
     traj = runs.run("modern", {"beta": beta}, ps, q, max_steps=max_steps)
-    pc, tc = plane.project(ps.X), plane.project(traj.states)
+    held = gate.hides("landscape")  # presenter mode, a question: the query alone until the reveal
+    pc, tc_all = plane.project(ps.X), plane.project(traj.states)
+    tc = tc_all[:1] if held else tc_all
     off = plane.distance(traj.states)
-    extent = core.box_extent(np.vstack([pc, tc]), margin=0.2)
+    extent = core.box_extent(np.vstack([pc, tc_all]), margin=0.2)  # the same frame before and after
     extent = tuple(tuple(round(v, 6) for v in pair) for pair in extent)
     us, vs, E = cache.plane_grid(ps.fingerprint, mode, chosen, beta, extent, ps.X, plane)
     hover = [f"step {t}: its own E = {e:.5g}, {o:.3f} off the plane"
-             for t, (e, o) in enumerate(zip(traj.energies, off))]
+             for t, (e, o) in enumerate(zip(traj.energies[:len(tc)], off))]
     axes = (("u: 1st principal direction", "v: 2nd principal direction") if mode == "pca" else
             (f"u: from {ps.names[chosen[0]]} towards {ps.names[chosen[1]]}", "v"))
     title = f"E on the {'PCA plane' if mode == 'pca' else 'plane of three patterns'}, β = {beta:g}"
     left, right = st.container(key="landscape_plane_wide_row").columns([3, 2], gap="large")  # stacks when narrow
-    key = ("landscape", "plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, max_steps)
+    key = ("landscape", "plane", ps.fingerprint, tuple(ps.names), mode, chosen, beta, qkey, max_steps, held)
     charts.plot(left, shared_cache.shared(key, lambda: figs.plane(us, vs, E, pc, ps.names, tc, hover,
                                                            title, axes)),
                       key="landscape_plane_chart")
     with right:
         m1, m2 = st.columns(2)
         m1.metric("Query off the plane", f"{off[0]:.3f}")
-        m2.metric("End off the plane", f"{off[-1]:.3f}")
-        m3, m4 = st.columns(2)
-        m3.metric("Steps taken", traj.steps)
-        if mode == "pca":
-            m4.metric("Variance the plane holds", f"{100 * sum(plane.explained):.0f} %")
-        st.caption("The colours are the energy *on the plane*. A state off the plane has its own "
-                   "energy (in the hover), usually higher than the colour under its dot. Stored "
-                   "patterns on the plane sit in their valleys; the PCA plane of more than three "
-                   "patterns passes only near them.")
-        charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
-                            traj.energies, traj.steps, title="Own energy per step",
-                            height=260)),
-                        key="landscape_plane_energy")
+        if not gate.closed("landscape"):  # where it ends, its steps and its energy wait for the reveal
+            _outcome(plane, mode, traj, off, key, m2)
+    _origin_and_axes(plane, mode, ps)
+    explain.plane_view()
+
+
+def _outcome(plane, mode: str, traj, off, key: tuple, m2) -> None:
+    """Where the run ended on and off the plane (m2: the metric's place beside the query's), its
+    steps, its own energy per step."""
+    m2.metric("End off the plane", f"{off[-1]:.3f}")
+    m3, m4 = st.columns(2)
+    m3.metric("Steps taken", traj.steps)
+    if mode == "pca":
+        m4.metric("Variance the plane holds", f"{100 * sum(plane.explained):.0f} %")
+    st.caption("The colours are the energy *on the plane*. A state off the plane has its own "
+               "energy (in the hover), usually higher than the colour under its dot. Stored "
+               "patterns on the plane sit in their valleys; the PCA plane of more than three "
+               "patterns passes only near them.")
+    charts.plot(st, shared_cache.shared(key + ("energy",), lambda: figures.energy_curve(
+                        traj.energies, traj.steps, title="Own energy per step", height=260)),
+                key="landscape_plane_energy")
+
+
+def _origin_and_axes(plane, mode: str, ps) -> None:
     with st.expander("What the plane's origin and axes look like"):
         st.caption("Grey is 0; the directions are shown with their own contrast (white: +, black: -).")
         cols = st.columns(3)
@@ -104,4 +118,3 @@ def show(ps) -> None:
             lim = float(np.max(np.abs(vec))) or 1.0
             col.image(pictures.picture_png(vec, ps.shape, -lim, lim, width=160), caption=cap, width=160,
                       output_format="PNG")
-    explain.plane_view()
