@@ -37,8 +37,11 @@ PROJECTOR = (1024, 768)
 SECTIONS = ["landscape?view=plane", "landscape?view=slice", "landscape?view=states",
             "capacity_lab?view=basins", "capacity_lab?view=phase", "learning?view=images",
             "attention_family?view=cloud", "attention_family?view=descent"]
+# 1024 x 768 plain and presenter (with high-contrast projector mode: a teacher's projector);
+# 1920 x 1080 presenter only (plain at 1920 is a desk screen, measured by the devices tests)
 COMBOS = [pytest.param(path, w, h, mode, id=f"{path or 'home'}-{w}x{h}-{mode}")
-          for path in PAGES for (w, h) in VIEWPORTS for mode in MODES]
+          for path in PAGES for (w, h) in VIEWPORTS for mode in MODES
+          if (w, h) == PROJECTOR or mode == "presenter"]
 SECTION_COMBOS = [pytest.param(path, *PROJECTOR, mode, id=f"{path}-projector-{mode}")
                   for path in SECTIONS for mode in MODES]
 
@@ -56,7 +59,8 @@ CHARTS_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] :is([
     if (s) for (const t of c.querySelectorAll('.infolayer text.gtitle, .infolayer .annotation text')) {
       const tr = t.getBoundingClientRect();
       if (tr.width === 0) continue;
-      const past = Math.max(tr.right - Math.min(s.right, r.right), Math.max(s.left, r.left) - tr.left);
+      const past = Math.max(tr.right - Math.min(s.right, r.right), Math.max(s.left, r.left) - tr.left,
+                            Math.max(s.top, r.top) - tr.top);  // a title's first line above the chart
       if (past > 1) cut.push({text: (t.textContent || '').trim().slice(0, 60), px: Math.round(past)});
     }
     return {
@@ -79,7 +83,8 @@ OFFENDERS_JS = """() => {
                       scrollWidth: 0, clientWidth: 0, viewport: vw, reasons: ['no main area']}];
   const textSel = ['.katex-display', '[data-testid="stMarkdownContainer"]',
                    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', '[data-testid="stMetricValue"]',
-                   '[data-testid="stCaptionContainer"]', '[data-testid="stWidgetLabel"]'].join(',');
+                   '[data-testid="stCaptionContainer"]', '[data-testid="stWidgetLabel"]',
+                   '[data-testid="stAlert"]', '.hp-note', 'button'].join(',');
   const boxSel = '.katex-display, [data-testid="stMetricValue"], [data-testid="stMarkdownContainer"]';
   const out = [];
   for (const el of new Set(main.querySelectorAll(textSel))) {
@@ -96,6 +101,10 @@ OFFENDERS_JS = """() => {
       if (over > 2 && !scrolls)
         reasons.push(`content ${over} px wider than its box (overflow-x: ${cs.overflowX})`);
     }
+    // a box that scrolls sideways (a formula) loses its scroll bar's height: the formulas' test
+    const clipsY = ['hidden', 'clip'].includes(cs.overflowY) && !['auto', 'scroll'].includes(cs.overflowX);
+    if (clipsY && el.clientHeight > 0 && el.scrollHeight - el.clientHeight > 2)  // text cut at the bottom
+      reasons.push(`content ${el.scrollHeight - el.clientHeight} px taller than its box (overflow-y: ${cs.overflowY})`);
     if (!reasons.length) continue;
     const tex = el.querySelector('annotation[encoding="application/x-tex"]');
     const text = (el.matches('.katex-display') && tex ? tex.textContent : el.innerText || el.textContent || '')
@@ -160,7 +169,8 @@ def _load_and_measure(browser, server: str, path: str, w: int, h: int, mode: str
     t0 = time.time()
     try:
         joiner = "&" if "?" in path else "?"
-        goto(pg, server, path + (joiner + "presenter=1" if mode == "presenter" else ""))
+        flags = "presenter=1&projector=1" if (w, h) == PROJECTOR else "presenter=1"
+        goto(pg, server, path + (joiner + flags if mode == "presenter" else ""))
         if path.split("?")[0] in FIGURES:
             try:
                 pg.wait_for_function(DRAWN_CHART_JS, timeout=90_000)
@@ -213,8 +223,12 @@ PRESENTER_JS = """() => {
   const box = (sel) => { const e = document.querySelector(sel); if (!e) return null;
     const b = e.getBoundingClientRect(); return b.height ? [Math.round(b.top), Math.round(b.bottom)] : null; };
   const heads = [...document.querySelectorAll('[data-testid=stSidebar] h2')].map(h => h.textContent);
+  const width = (sel) => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect().width : null; };
   return {values: box('.st-key-presenter_values'), memories: box('.st-key-presenter_memories'),
-          store: heads.some(t => t.startsWith('Pattern store'))};
+          store: heads.some(t => t.startsWith('Pattern store')),
+          // the back row's figures: the landscape's plot, the attention iterates' strip (one image)
+          landscape_plot: width('.st-key-landscape_world_chart rect.nsewdrag'),
+          strip: width('.st-key-attention_strip image')};
 }"""
 
 
@@ -261,10 +275,10 @@ def test_page_renders_with_a_live_chart(measured, path, w, h, mode):
 
 
 @pytest.mark.parametrize("path,w,h,mode", COMBOS + SECTION_COMBOS)
-def test_no_text_is_clipped_horizontally(measured, path, w, h, mode):
+def test_no_text_is_clipped(measured, path, w, h, mode):
     r = measured(path, w, h, mode)
     assert r["error"] is None, r["error"]
-    assert not r["offenders"], (f"{len(r['offenders'])} text element(s) cut off on the right at "
+    assert not r["offenders"], (f"{len(r['offenders'])} text element(s) cut off (right or bottom) at "
                                 f"{w}x{h} {mode}:\n{_describe(r['offenders'])}")
 
 
@@ -320,8 +334,30 @@ def test_chart_titles_fit_their_chart(measured, path, w, h, mode):
                      + "; ".join(f"{t['text']!r} by {t['px']} px" for t in cut))
 
 
+def test_the_back_row_reads_the_landscape_and_the_attention_iterates(measured, browser, server):
+    """Presenter mode at 1024 x 768: the landscape's map is at least 40 % of the screen's width,
+    each of the attention iterates at least 120 px (ui/pages/attention/cache.py: six to a row)."""
+    w, h = PROJECTOR
+    plot = measured("landscape", w, h, "presenter")["presenter"]["landscape_plot"]
+    assert plot and plot >= 0.4 * w, f"the landscape's plot is {plot} px wide at {w} px"
+    context = browser.new_context(viewport={"width": w, "height": h})  # the strip is the result:
+    pg = context.new_page()                                            # held until it is asked for
+    pg.set_default_timeout(60_000)
+    try:
+        goto(pg, server, "attention?presenter=1&projector=1")
+        pg.locator(".st-key-attention_show_result button").click()
+        pg.locator(".st-key-attention_strip image").wait_for()
+        wait_idle(pg)
+        strip = pg.evaluate(PRESENTER_JS)["strip"]
+    finally:
+        context.close()
+    side, gap = 16, 4  # a 16 x 16 pattern's tile and the strip's gap (figures.image_strip)
+    tile = strip * side / (6 * (side + gap) - gap) if strip else None
+    assert tile and tile >= 120, f"an iterate is {tile} px wide ({strip} px for a row of 6)"
+
+
 @pytest.mark.parametrize("path", [p for p in PAGES if p])
-@pytest.mark.parametrize("w,h", VIEWPORTS)
+@pytest.mark.parametrize("w,h", [PROJECTOR])
 def test_presenter_mode_does_not_shrink_metric_values(measured, path, w, h):
     plain, presenter = measured(path, w, h, "plain"), measured(path, w, h, "presenter")
     if not plain["metric_fonts"] or not presenter["metric_fonts"]:
