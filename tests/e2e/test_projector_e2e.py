@@ -228,6 +228,7 @@ PRESENTER_JS = """() => {
           store: heads.some(t => t.startsWith('Pattern store')),
           // the back row's figures: the landscape's plot, the attention iterates' strip (one image)
           landscape_plot: width('.st-key-landscape_world_chart rect.nsewdrag'),
+          learning_plot: width('.st-key-learning_player [data-panel=plane] rect.nsewdrag'),
           strip: width('.st-key-attention_strip image')};
 }"""
 
@@ -335,11 +336,14 @@ def test_chart_titles_fit_their_chart(measured, path, w, h, mode):
 
 
 def test_the_back_row_reads_the_landscape_and_the_attention_iterates(measured, browser, server):
-    """Presenter mode at 1024 x 768: the landscape's map is at least 40 % of the screen's width,
+    """Presenter mode at 1024 x 768: the landscape's map and the learning page's plane are at
+    least 40 % of the screen's width,
     each of the attention iterates at least 120 px (ui/pages/attention/cache.py: six to a row)."""
     w, h = PROJECTOR
     plot = measured("landscape", w, h, "presenter")["presenter"]["landscape_plot"]
     assert plot and plot >= 0.4 * w, f"the landscape's plot is {plot} px wide at {w} px"
+    plane = measured("learning", w, h, "presenter")["presenter"]["learning_plot"]  # the player's chart,
+    assert plane and plane >= 0.4 * w, f"the learning plane is {plane} px wide at {w} px"  # resized to its column
     context = browser.new_context(viewport={"width": w, "height": h})  # the strip is the result:
     pg = context.new_page()                                            # held until it is asked for
     pg.set_default_timeout(60_000)

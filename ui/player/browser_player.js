@@ -124,6 +124,19 @@ function later(panel) {
   if (!drawing) drawing = requestAnimationFrame(() => { drawing = requestAnimationFrame(drawCharts); });
 }
 
+// A chart follows its column's width: Plotly's `responsive` hears only the window's resizes, and a
+// column settles after the first draw (a neighbour's text, fonts): the learning page's plane was
+// drawn at 329 px in a 563 px column.
+const sized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver((entries) => {
+  for (const e of entries) {
+    const box = e.target;
+    const w = Math.round(e.contentRect.width);
+    if (!box._fullLayout || !box.isConnected || w === box.__hpWidth) continue;
+    box.__hpWidth = w;
+    if (Math.abs(box._fullLayout.width - w) > 2) window.Plotly.Plots.resize(box);
+  }
+});
+
 function chartPanel(spec, S) {
   const box = el("div", "hp-chart");
   const first = JSON.parse(spec.layouts[spec.frames[0][0]]);
@@ -157,6 +170,7 @@ function chartPanel(spec, S) {
   };
   box.__hpPanel = panel;
   if (seen) seen.observe(box);
+  if (sized) sized.observe(box);
   return panel;
 }
 
@@ -440,6 +454,7 @@ function init(root) {
   S.build = () => {
     for (const old of root.querySelectorAll(".hp-chart")) {  // the charts drawn before: let Plotly go
       if (seen) seen.unobserve(old);
+      if (sized) sized.unobserve(old);
       if (window.Plotly) window.Plotly.purge(old);
     }
     S.panels = {};

@@ -87,7 +87,7 @@ def _square(us, vs, x_title: str | None, y_title: str | None, compact: bool = Fa
                 yaxis=dict(range=[float(vs[0]), float(vs[-1])], scaleanchor="x", scaleratio=1,
                            constrain="domain", showgrid=False, title=y_title),
                 clickmode="event+select", dragmode=False,
-                margin=dict(l=10, r=10, t=6 if compact else 40, b=10 if compact else BAR_UNDER_MARGIN))
+                margin=dict(l=10, r=10, t=14 if compact else 40, b=10 if compact else BAR_UNDER_MARGIN))  # 14: a whole top tick
 
 
 def world(us, vs, E, patterns: np.ndarray, traj: np.ndarray, click_axis: np.ndarray,

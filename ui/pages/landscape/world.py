@@ -21,7 +21,7 @@ from . import figures as figs
 from .settings import QUERY_LIMIT, SETTINGS
 
 CLICK_GRID = 25
-PRESENTER_HEIGHT = 420  # px before ui.charts.charts' presenter copy (x 1.2): the map under presenter
+PRESENTER_HEIGHT = 426  # px before ui.charts.charts' presenter copy (x 1.2): the map under presenter
 # mode's header, title and section switcher on a 768 px projector screen, its square plot 40 % of
 # the screen's 1024 px (the back row reads the step numbers)
 

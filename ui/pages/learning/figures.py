@@ -47,15 +47,18 @@ def _background(grid: tuple[np.ndarray, np.ndarray], kind: str, beside: bool = F
                       hovertemplate="(%{x:.2f}, %{y:.2f})<br>%{z:.3g}<extra></extra>", **zrange)
 
 
+KEY = "White dots: training data; orange rings: held out; stars: the patterns x_μ."  # compact plane's legend
+
+
 def plane(X_path: np.ndarray | None, t: int, grid: tuple[np.ndarray, np.ndarray] | None,
           kind: str, train: np.ndarray, held: np.ndarray, clickable: bool, title: str,
           height: int = PLANE_HEIGHT, compact: bool = False) -> go.Figure:
     """The background at frame t (grid: the axis and log p or E of frame t's patterns on it,
     ebm.plane_grid), the data, and each pattern's path up to t (a star at t).
     X_path None: no model yet (only the data, and the squares to click).
-    compact (presenter mode, beside the player on a short projector screen): no title and no
-    axis titles (the page shows the title beside the chart), the colour bar beside the plot:
-    the plot keeps most of the height."""
+    compact (presenter mode, beside the player on a short projector screen): no title, no axis
+    titles and no legend (the page shows the title and KEY beside the chart), the colour bar
+    beside the plot: the plot keeps most of the height."""
     data = [] if grid is None else [_background(grid, kind, beside=compact)]
     if clickable:
         c = grid_axis(CLICK)
@@ -94,7 +97,8 @@ def plane(X_path: np.ndarray | None, t: int, grid: tuple[np.ndarray, np.ndarray]
                   dict(range=box, scaleanchor="x", scaleratio=1, constrain="domain",
                        showgrid=False, title=None if compact else "second coordinate"),
                   clickmode="event+select" if clickable else None, dragmode=False,
-                  margin=dict(l=10, r=10, t=6 if compact else 40,
+                  showlegend=not compact,  # compact: KEY beside it
+                  margin=dict(l=10, r=10, t=14 if compact else 40,  # 14: the top tick label whole
                               b=BAR_UNDER_MARGIN if under else 10),
                   width_px=COMPACT_PX if compact else style.NARROW_PX,
                   shapes=[] if X_path is not None else [dict(

@@ -15,8 +15,9 @@ from . import figures
 from .settings import LIMIT
 
 SAMPLES = 200  # draws shown at least (as many as the training points when there are more)
-PRESENTER_PLANE = 270  # px before ui.charts.charts' presenter copy (x 1.2): beside the player, the
-# plane fits under presenter mode's header, title and section switcher on a 768 px screen
+PRESENTER_PLANE = 400  # px before ui.charts.charts' presenter copy (x 1.2): beside the player, the
+# plane fits under presenter mode's header, title and section switcher on a 768 px screen, its
+# square plot 40 % of the screen's 1024 px
 CURVES_PX = 300
 
 
@@ -74,7 +75,7 @@ def payload(page: str, run_key: str, run, beta: float, kind: str, seed: int, cli
         "curves": frames.chart([look(figures.nll_curves(steps, run.nll, run.held_nll, int(s), height=CURVES_PX))
                                 for s in steps], whole_run=True),
         "samples": frames.chart(draws),
-        "describe": frames.live([(title(int(steps[t]), beta) if presenter else
+        "describe": frames.live([(f"{title(int(steps[t]), beta)}. {figures.KEY}" if presenter else
                                   sentence(int(steps[t]), t, T, run.nll[t], run.held_nll[t]))
                                  for t in range(T + 1)]),
     }
