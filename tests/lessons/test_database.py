@@ -22,13 +22,14 @@ BODY = {"version": 1, "title": "Memories as valleys", "steps": []}
 def test_migrations_make_the_tables_from_empty_and_match_the_code(db):
     database.engine(db)
     seen = inspect(create_engine(db))
-    assert set(seen.get_table_names()) == {"alembic_version", "lessons", "predictions", "views"}
+    assert set(seen.get_table_names()) == {"alembic_version", "lessons", "predictions", "views", "classes",
+                                           "class_students", "class_answers", "class_reveals"}
     for table in metadata.sorted_tables:
         assert {c["name"] for c in seen.get_columns(table.name)} == set(table.columns.keys())
     assert {tuple(u["column_names"]) for u in seen.get_unique_constraints("predictions")} == \
         {("lesson_id", "step", "student")}
     with create_engine(db).connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
     database.forget(db)
     database.engine(db)  # a second process start: nothing to do, nothing lost
     assert lesson_store.count(db) == (0, 0)

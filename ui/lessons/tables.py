@@ -41,3 +41,45 @@ views = Table(
     Column("created", Float, nullable=False),
     Column("opened", Float, nullable=False, index=True),  # last made or opened: kept VIEW_DAYS after
 )
+
+
+# live classes (ui/live/class_store.py; migration 0004)
+classes = Table(
+    "classes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(6), nullable=False, unique=True),   # what students type to join
+    Column("lesson_id", Integer, ForeignKey("lessons.id", ondelete="CASCADE"), nullable=False),
+    Column("key_hash", String(64), nullable=False),  # SHA-256 of the class's teacher key
+    Column("step", Integer, nullable=False),         # the step the teacher shows, from 0
+    Column("pace", String(8), nullable=False),       # "follow": students follow; "free": they explore
+    Column("created", Float, nullable=False),
+    Column("active", Float, nullable=False, index=True),  # the last join, answer or teacher's action
+    Column("ended", Float),                          # the teacher ended it (None: not ended)
+)
+
+class_students = Table(
+    "class_students", metadata,
+    Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), primary_key=True),
+    Column("student", String(16), primary_key=True),  # the random id in the student's link
+    Column("joined", Float, nullable=False),
+)
+
+class_answers = Table(
+    "class_answers", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), nullable=False),
+    Column("step", Integer, nullable=False),
+    Column("student", String(16), nullable=False),
+    Column("option", String(64), nullable=False),   # the option's id (hopfield_core.questions)
+    Column("reason", String(200), nullable=False),
+    Column("at", Float, nullable=False, index=True),  # the last change
+    UniqueConstraint("class_id", "step", "student", name="one_answer_per_step"),
+)
+
+class_reveals = Table(
+    "class_reveals", metadata,
+    Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), primary_key=True),
+    Column("step", Integer, primary_key=True),
+    Column("right", String(64)),   # the model's answer at the reveal (None: the step asks nothing)
+    Column("at", Float, nullable=False),
+)
