@@ -280,11 +280,11 @@ def runs_down(labels: list[str], width_px: float = NARROW_PX) -> bool:
     return tick_labels(labels, width_px) is None
 
 
-def row_axis(labels: list[str], **extra) -> dict:
+def row_axis(labels: list[str], chars: int = ROW_CHARS, **extra) -> dict:
     """The axis of categories running down a chart: the first on top, every one labelled, each
-    cut to ROW_CHARS (the full label on hover)."""
+    cut to `chars` (the full label on hover)."""
     return {**dict(type="category", tickmode="array", tickvals=list(labels),
-                   ticktext=[short(label, ROW_CHARS) for label in labels], autorange="reversed",
+                   ticktext=[short(label, chars) for label in labels], autorange="reversed",
                    tickangle=0, automargin=True, showgrid=False), **extra}
 
 
