@@ -251,3 +251,21 @@ def test_every_figure_is_made_in_one_place():
     assert {f for f, _ in calls} <= {"ui/charts/figures.py", "ui/charts/charts.py", "ui/serving/boot.py"}, calls
     assert [c for f, c in calls if f == "ui/charts/figures.py"] == \
         ["return go.Figure(data, lay, _validate=False)"]
+
+
+def test_the_attention_heatmap_names_every_key_up_to_the_stores_40():
+    """Keys across while their names fit a panel; beyond, the heatmap turns: keys down, one named
+    row each, the weights transposed with them (a query's row of weights becomes its column)."""
+    from ui.pages.attention.figures import attention_heatmaps
+
+    few = attention_heatmaps(RNG.random((1, 1, 3)), ["query"], style.numbered(list("HOX")), "W")
+    assert list(few.layout.xaxis.ticktext) == ["1. H", "2. O", "3. X"]
+    for heads in (1, 2, 4):
+        names = style.numbered([f"pattern {i}" for i in range(40)])
+        W = RNG.random((heads, 2, 40))
+        fig = attention_heatmaps(W, ["query 1", "query 2"], names, "W")
+        assert list(fig.layout.yaxis.tickvals) == names and len(fig.layout.yaxis.ticktext) == 40
+        assert fig.layout.height >= 40 * style.ROW_PX
+        for i, trace in enumerate(fig.data):
+            np.testing.assert_array_equal(np.asarray(trace.z), W[i].T)
+            assert list(trace.x) == ["query 1", "query 2"] and "key %{y}" in trace.hovertemplate

@@ -26,29 +26,37 @@ from ui.charts.figures import (
 
 def attention_heatmaps(weights: np.ndarray, query_labels: list[str], key_labels: list[str],
                        title: str, height: int | None = None) -> go.Figure:
-    """Attention weights (h, n_q, n_k): one heatmap per head, queries down, keys across.
+    """Attention weights (h, n_q, n_k): one heatmap per head, queries down, keys across; where the
+    keys' names would not fit across a panel (style.runs_down), turned: keys down, one named row
+    each, queries across, the chart growing with the keys.
 
     One colour scale from 0 to 1 for every head: a uniform row looks pale, a sharp one dark.
     """
     W = np.asarray(weights)
     h, n_q, n_k = W.shape
     titles = [f"head {i + 1}" for i in range(h)] if h > 1 else None
-    data = [go.Heatmap(z=W[i], x=key_labels, y=query_labels, zmin=0.0, zmax=1.0,
+    panel_px = 540 / h  # the narrowest a panel is drawn at: the main column at 1024 px
+    turned = style.runs_down(key_labels, panel_px)
+    across, down = (query_labels, key_labels) if turned else (key_labels, query_labels)
+    what = ("key", "query") if turned else ("query", "key")  # (rows, columns)
+    data = [go.Heatmap(z=W[i].T if turned else W[i], x=across, y=down, zmin=0.0, zmax=1.0,
                        colorscale="Blues", showscale=i == h - 1, **axis_names(i + 1),
                        colorbar=dict(title="weight", thickness=14),
-                       hovertemplate="query %{y}<br>key %{x}<br>weight %{z:.4f}<extra></extra>")
+                       hovertemplate=f"{what[0]} %{{y}}<br>{what[1]} %{{x}}<br>weight %{{z:.4f}}<extra></extra>")
             for i in range(h)]
-    panel_px = 540 / h  # the narrowest a panel is drawn at: the main column at 1024 px
     axes = panel_axes(h, 0.04, y=dict(autorange="reversed"), titles=titles)
+    x_title = "query" if turned else "key (stored pattern)"
     for i in range(1, h + 1):
-        axes[f"xaxis{'' if i == 1 else i}"].update(
-            style.category_axis(key_labels, panel_px, title="key (stored pattern)"))
-    axes["yaxis"].update(type="category", tickmode="array", tickvals=query_labels, title="query",
-                         ticktext=[style.short(q, 16) for q in query_labels])
-    for i in range(2, h + 1):  # shared rows: only the first panel labels the queries
+        axes[f"xaxis{'' if i == 1 else i}"].update(style.category_axis(across, panel_px, title=x_title))
+    if turned:
+        axes["yaxis"].update(style.row_axis(key_labels, title="key (stored pattern)"))
+    else:
+        axes["yaxis"].update(type="category", tickmode="array", tickvals=query_labels, title="query",
+                             ticktext=[style.short(q, 16) for q in query_labels])
+    for i in range(2, h + 1):  # shared rows: only the first panel labels them
         axes[f"yaxis{i}"].update(matches="y", showticklabels=False)
     if height is None:
-        height = max(280, 170 + 28 * n_q)
+        height = style.rows_height(n_k, 280) + 60 if turned else max(280, 170 + 28 * n_q)
     lay = layout(title, height, **axes)
     lay["margin"] = dict(l=10, r=10, t=70 if h > 1 else 40, b=10)
     return make(data, lay, width_px=540)  # the page's whole width
