@@ -71,7 +71,8 @@ def taking() -> Taking | None:
     return st.session_state.get(_STATE)
 
 
-def _note(text: str) -> None:
+def note(text: str) -> None:
+    """A sentence for the banner above the page (drawn once, then cleared)."""
     notes = st.session_state.setdefault("lesson_messages", [])
     if text not in notes:
         notes.append(text)
@@ -181,18 +182,18 @@ def start(code: str, check_step: Callable, step: int = 0, student: str | None = 
     try:
         lesson = load(code, check_step)
         if lesson is None:
-            _note(f"There is no lesson {code}: check the code, or ask your teacher for the link.")
+            note(f"There is no lesson {code}: check the code, or ask your teacher for the link.")
             return False
         teacher = key if key and lesson_store.key_opens(code, key) else None
         if key and teacher is None:
-            _note("This link's teacher key does not open this lesson for editing; it opens as a student's.")
+            note("This link's teacher key does not open this lesson for editing; it opens as a student's.")
         student = student or codes.new_student()
         answers = lesson_store.predictions_of(code, student)
     except database.Unavailable as e:
-        _note(str(e))
+        note(str(e))
         return False
     except lesson_file.LessonFileError as e:
-        _note(f"Lesson {code} can no longer be shown: {e}")
+        note(f"Lesson {code} can no longer be shown: {e}")
         return False
     prune_now_and_then()
     step = min(max(step, 0), len(lesson.steps))

@@ -81,5 +81,6 @@ class_reveals = Table(
     Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), primary_key=True),
     Column("step", Integer, primary_key=True),
     Column("right", String(64)),   # the model's answer at the reveal (None: the step asks nothing)
+    Column("labels", Text, nullable=False),  # JSON [[option, its words], ...] of that run, for the summary
     Column("at", Float, nullable=False),
 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -160,18 +161,21 @@ def key_opens(code: str, key, address: str | None = None) -> bool:
     return row is not None and codes.key_matches(key, row.key_hash)
 
 
-def reveal(code: str, key, step: int, right: str | None, address: str | None = None) -> None:
+def reveal(code: str, key, step: int, right: str | None, address: str | None = None,
+           labels: list | None = None) -> None:
     """The teacher shows step's outcome: its answers are closed, `right` (the model's answer,
-    computed by the page) kept beside them. A second reveal of the step keeps the first."""
+    computed by the page) and the options' words (`labels`: [(option, words), ...] of that run)
+    kept beside them. A second reveal of the step keeps the first."""
     now = time.time()
     with database.writing(address) as conn:
         row = _teacher_row(conn, code, key, now)
         done = conn.execute(select(class_reveals.c.step).where(
             class_reveals.c.class_id == row.id, class_reveals.c.step == step)).first()
         if done is None:
+            words = [[str(k)[:OPTION_CHARS], str(v)[:200]] for k, v in (labels or [])][:40]
             conn.execute(insert(class_reveals).values(class_id=row.id, step=step,
                                                       right=None if right is None else str(right)[:OPTION_CHARS],
-                                                      at=now))
+                                                      labels=json.dumps(words, ensure_ascii=False), at=now))
         _touch(conn, row.id, now)
 
 
@@ -215,6 +219,26 @@ def tally(code: str, step: int, address: str | None = None) -> Tally:
         counts = dict(conn.execute(select(class_answers.c.option, func.count()).where(
             class_answers.c.class_id == row.id, class_answers.c.step == step).group_by(class_answers.c.option)).all())
     return Tally(joined, sum(counts.values()), counts)
+
+
+def results(code: str, key, address: str | None = None) -> dict[int, dict]:
+    """For the teacher's summary: each revealed step's answers as counted (they close at the
+    reveal), the model's answer and the options' words: step -> {counts, right, labels}."""
+    with database.reading(address) as conn:
+        row = _row(conn, code)
+        if row is None:
+            raise Ended(f"There is no class {code}.")
+        if not codes.key_matches(key, row.key_hash):
+            raise WrongKey("Only the teacher's link can download the class's summary.")
+        reveals = conn.execute(select(class_reveals.c.step, class_reveals.c.right, class_reveals.c.labels)
+                               .where(class_reveals.c.class_id == row.id).order_by(class_reveals.c.step)).all()
+        out = {}
+        for r in reveals:
+            counts = dict(conn.execute(select(class_answers.c.option, func.count()).where(
+                class_answers.c.class_id == row.id, class_answers.c.step == r.step)
+                .group_by(class_answers.c.option)).all())
+            out[r.step] = dict(counts=counts, right=r.right, labels=[tuple(p) for p in json.loads(r.labels)])
+    return out
 
 
 def answers(code: str, key, address: str | None = None) -> list[dict]:

@@ -49,6 +49,7 @@ def upgrade() -> None:
         sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("step", sa.Integer, primary_key=True),
         sa.Column("right", sa.String(64)),
+        sa.Column("labels", sa.Text, nullable=False),
         sa.Column("at", sa.Float, nullable=False),
     )
 

@@ -1,0 +1,245 @@
+"""This tab in a live class: the class's code, and the class's teacher key when the link carries
+the right one (the teacher's tab), kept in session state and in the link (`class`, `ckey`), so a
+reload, a lost connection or another process of the deploy finds the same class; the student's
+random id is the lesson's (ui/lessons/flow.py: `student` in the link), their answers are in the
+database (class_store).
+
+A student joins from Home ("Join a class": the code typed, or the QR code's link, whose `join` value is the code):
+the class's lesson opens at the class's step under a new random id, and the student is counted in
+the class. A teacher starts a class from a lesson being taken (`start`). Wrong codes are counted
+per session: more than WRONG_CODES in WRONG_WINDOW_S and the form asks to wait.
+
+Before each page (`before_page`) the class holds the step's question until the teacher reveals
+it: a student's own answer does not open the outcome, the teacher's Reveal does, for everyone."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import streamlit as st
+
+from hopfield_core import questions
+from ui.lessons import codes, database, flow
+from ui.serving.text import quoted
+from ui.settings import gate
+from ui.settings.fields import Kept
+from ui.settings.layer import Settings
+
+from . import class_store
+
+_STATE = "_class"
+_ASKED = "_class_asked"
+_WRONG = "_class_wrong_codes"  # times of this session's wrong codes
+_SEEN = "_class_seen"          # (step, revealed steps) last drawn: the poll reruns the page on a change
+WRONG_CODES = 5
+WRONG_WINDOW_S = 60.0
+
+
+@dataclass(frozen=True)
+class Attending:
+    code: str
+    key: str | None = None  # the class's teacher key, when this tab is the teacher's
+
+    @property
+    def teacher(self) -> bool:
+        return self.key is not None
+
+
+def attending() -> Attending | None:
+    return st.session_state.get(_STATE)
+
+
+def leave() -> None:
+    st.session_state.pop(_STATE, None)
+    st.session_state.pop(_SEEN, None)
+
+
+# ---------------------------------------------------------------- the link's class fields
+
+def _asker(name: str, read: Callable):
+    def parse(text: str):
+        value, why = read(text)
+        return value, ((why,) if why else ())
+
+    def use(value):
+        if value is not None:
+            st.session_state.setdefault(_ASKED, {})[name] = value
+    return parse, use
+
+
+def _read_code(text):
+    code = codes.clean_code(text)
+    return code, (None if code else f"The link's class code {quoted(text)} is not a class code "
+                                    "(6 letters and digits).")
+
+
+def _field(name: str, label: str, read: Callable, now: Callable):
+    parse, use = _asker(name, read)
+    return Kept(name, label, None, parse, lambda v: None if v is None else str(v), now, use)
+
+
+def _now(attr: str):
+    def current():
+        a = attending()
+        return None if a is None else getattr(a, attr)
+    return current
+
+
+CLASS = Settings("class", [
+    _field("class", "the live class", _read_code, _now("code")),
+    _field("ckey", "the class's teacher key", lambda text: (text, None), _now("key")),
+    _field("join", "a class to join", _read_code, lambda: None),  # Home's QR code link: used once
+], prefix="")
+
+
+_pages: list = []  # the page registry's part the lessons need (streamlit_app.py hands it over)
+
+
+def pages() -> flow.Pages:
+    return _pages[0]
+
+
+def bind(pages: flow.Pages) -> None:
+    """Every run, after the lesson's fields (flow.bind): the link's class, read once a session."""
+    _pages[:] = [pages]
+    CLASS.bind()
+    asked = st.session_state.pop(_ASKED, None) or {}
+    code = asked.get("join") or asked.get("class")
+    a = attending()
+    if code and (a is None or a.code != code):
+        enter(code, pages, key=asked.get("ckey"))
+
+
+# ---------------------------------------------------------------- joining, starting
+
+PRUNE_EVERY_S = 3600.0  # classes and answers past the lessons' retention go at most this often
+_pruned = [0.0]
+_prune_lock = threading.Lock()
+
+
+def prune_now_and_then(now: float | None = None) -> None:
+    """class_store.prune, at most once in PRUNE_EVERY_S per process (on a join or a start)."""
+    now = time.time() if now is None else now
+    with _prune_lock:
+        if now - _pruned[0] < PRUNE_EVERY_S:
+            return
+        _pruned[0] = now
+    try:
+        class_store.prune(now)
+    except database.Unavailable:
+        _pruned[0] = 0.0
+
+
+def wrong_codes_waiting(now: float | None = None) -> float:
+    """Seconds this session must wait before another try (0: it may try now)."""
+    now = time.time() if now is None else now
+    recent = [t for t in st.session_state.get(_WRONG, []) if now - t < WRONG_WINDOW_S]
+    st.session_state[_WRONG] = recent
+    return 0.0 if len(recent) < WRONG_CODES else WRONG_WINDOW_S - (now - recent[0])
+
+
+def join_typed(text: str, pages: flow.Pages) -> str | None:
+    """Home's form: join the class whose code was typed. None when joined, else a sentence."""
+    wait = wrong_codes_waiting()
+    if wait > 0:
+        return f"Too many codes that open no class: wait {int(wait) + 1} seconds, then check the code on the board."
+    code = codes.clean_code(text)
+    if code is None:
+        st.session_state[_WRONG].append(time.time())
+        return (f"{quoted(text[:40])} is not a class code: it has 6 letters and digits, "
+                "like K7M2QX (no 0, O, 1, I or L).")
+    why = enter(code, pages)
+    if why and why.startswith("There is no class"):
+        st.session_state[_WRONG].append(time.time())
+    return why
+
+
+def enter(code: str, pages: flow.Pages, key: str | None = None) -> str | None:
+    """This tab in class `code`: its lesson opened at the class's step (the link's lesson and
+    student kept when they are the class's), the student counted in; the teacher's when `key`
+    opens the class. None when in, else a sentence (also noted for the page's banner)."""
+    try:
+        state = class_store.state(code)
+        if state is None:
+            raise class_store.Ended(f"There is no class {code}: check the code on the board.")
+        if not state.live():
+            raise class_store.Ended(f"Class {code} has ended.")
+        teacher = key if key and class_store.key_opens(code, key) else None
+        if key and teacher is None:
+            flow.note("This link's teacher key does not open this class; it opens as a student's.")
+        t = flow.taking()
+        if t is None or t.code != state.lesson:
+            student = t.student if t is not None else None
+            if not flow.start(state.lesson, pages.check_step, step=state.step, student=student):
+                return "The class's lesson could not be opened."
+            t = flow.taking()
+        if teacher is None:
+            class_store.join(code, t.student)
+    except (class_store.Ended, class_store.Full, ValueError, database.Unavailable) as e:
+        flow.note(str(e))
+        return str(e)
+    st.session_state[_STATE] = Attending(code, teacher)
+    prune_now_and_then()
+    if t.step != state.step:
+        flow.go(state.step)
+    return None
+
+
+def start(pages: flow.Pages) -> str | None:
+    """The lesson this tab takes, as a new live class with this tab as its teacher."""
+    t = flow.taking()
+    if t is None or not t.code:
+        return "Open a saved lesson first: a preview cannot be taken by a class."
+    try:
+        code, key = class_store.start(t.code)
+    except (LookupError, database.Unavailable) as e:
+        return str(e)
+    st.session_state[_STATE] = Attending(code, key)
+    try:
+        class_store.go(code, key, t.step)
+    except database.Unavailable as e:
+        return str(e)
+    return None
+
+
+# ---------------------------------------------------------------- before the page
+
+def sync() -> None:
+    """Before flow.before_page: a student's tab on the class's step while the teacher leads; a
+    class that ended left (the lesson stays open as the student's own)."""
+    a, t = attending(), flow.taking()
+    if a is None or t is None:
+        return
+    try:
+        state = class_store.state(a.code)
+    except database.Unavailable:
+        return  # the poll says "Reconnecting"
+    if state is None or not state.live():
+        leave()
+        flow.note(f"Class {a.code} has ended. The lesson stays open here as a lesson of your own.")
+        return
+    if not a.teacher and state.pace == "follow" and t.step != state.step:
+        flow.go(state.step)
+
+
+def before_page(page: str) -> None:
+    """After flow.before_page: in a class, the step's question stays held until the teacher
+    reveals it (a student's answer alone does not open the outcome); then it opens with the
+    student's answer (the teacher's: "not sure", which compares nothing)."""
+    a, t = attending(), flow.taking()
+    if a is None or t is None:
+        return
+    step = t.current()
+    if step is None or not step.question or step.page != page:
+        return
+    try:
+        state = class_store.state(a.code)
+        mine = None if a.teacher else class_store.answers_of(a.code, t.student).get(t.step)
+    except database.Unavailable:
+        gate.hold(page, step.question, None)  # the database is away: nothing opens
+        return
+    revealed = state is not None and t.step in state.revealed
+    locked = (mine.option if mine else questions.NOT_SURE) if revealed else None
+    gate.hold(page, step.question, locked)
