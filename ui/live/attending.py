@@ -4,7 +4,8 @@ reload, a lost connection or another process of the deploy finds the same class;
 random id is the lesson's (ui/lessons/flow.py: `student` in the link), their answers are in the
 database (class_store).
 
-A student joins from Home ("Join a class": the code typed, or the QR code's link, whose `join` value is the code):
+A student joins from Home ("Join a class": the code typed, or the QR code's link, whose `join`
+value is the code):
 the class's lesson opens at the class's step under a new random id, and the student is counted in
 the class. A teacher starts a class from a lesson being taken (`start`). Wrong codes are counted
 per session: more than WRONG_CODES in WRONG_WINDOW_S and the form asks to wait.

@@ -4,6 +4,7 @@ answers with the model's answer marked after the reveal."""
 from __future__ import annotations
 
 import io
+import math
 from urllib.parse import urlencode
 
 import plotly.graph_objects as go
@@ -16,6 +17,7 @@ JOIN = "join"        # the link's parameter that carries a class code to Home
 QR_SCALE = 8         # px a module: a version 3 code (29 modules + the quiet zone) is 296 px wide
 QR_BORDER = 4        # the quiet zone the standard asks for, in modules
 OPTION_CHARS = 40    # an option's words beside its bar
+NARROWEST_PX = 300   # the histogram's narrowest: a phone's class bar, the teacher's column at 1024 px
 
 
 def join_url(app_root: str, code: str) -> str:
@@ -57,6 +59,9 @@ def histogram(counts: dict, options: list, right: str | None = None, height: int
         title = f"Predictions so far: {total}"
     else:
         hit = next((share for key, _, _, share in rows if key == right), 0.0)
-        title = f"Predictions: {total}; the model's answer: {hit:.0%} of the class"
-    return figure(bar, title, style.rows_height(len(rows), height), width_px=540,
-                  yaxis=style.row_axis(labels, OPTION_CHARS), xaxis=dict(title="students", rangemode="tozero", tickformat="d"))
+        title = f"{hit:.0%} chose the model's answer ({total} predictions)"
+    top = max(n, default=0)
+    step = max(1, math.ceil(top / 5))  # whole students only, at most about five ticks
+    return figure(bar, title, style.rows_height(len(rows), height), width_px=NARROWEST_PX,
+                  yaxis=style.row_axis(labels, OPTION_CHARS),
+                  xaxis=dict(title="students", range=[0, max(1, top) * 1.15], dtick=step, tickformat="d"))

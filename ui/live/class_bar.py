@@ -160,39 +160,45 @@ def _class_spread(a, t, offer, right) -> None:
 
 # ---------------------------------------------------------------- the teacher's bar
 
+CODE_HTML = ('<div class="hp-class-code" role="text" aria-label="Class code {spelled}">{code}</div>'
+             '<style>.hp-class-code {{ font-size: 72px; font-weight: 700; letter-spacing: 0.08em; '
+             'line-height: 1.1; font-family: "Source Code Pro", monospace; }}</style>')
+
+
 def _teacher(page, pages, a, t, state) -> None:
     step = t.current()
     where = f"step {t.step + 1} of {t.n}" if step is not None else "the summary"
     url = board.join_url(share.app_root(page if page != "home" else ""), a.code)
-    code_col, qr_col, count_col = st.columns([2, 1, 3], vertical_alignment="center")
-    code_col.markdown(f"# {a.code}")
-    code_col.caption("Join on Home with this code, or at this link (its QR code beside it):")
-    code_col.code(url, language=None, wrap_lines=True)
-    code_col.caption(f"{lesson_bar.plain(t.title)} · {where} · "
-                     + ("the class follows you" if state.pace == "follow" else "the class explores"))
-    qr_col.image(board.qr_png(url), width=180, alt=f"QR code of the join link {url}")
+    code_col, qr_col, count_col = st.columns([1.15, 1, 1.7], vertical_alignment="top")
+    with code_col:  # the code from the alphabet of codes: nothing a user typed
+        st.html(CODE_HTML.format(code=a.code, spelled=" ".join(a.code)))
+        st.caption("Join on Home with this code, or at this link (its QR code beside it):")
+        st.code(url, language=None, wrap_lines=True)
+        st.caption(f"{lesson_bar.plain(t.title)} · {where} · "
+                   + ("the class follows you" if state.pace == "follow" else "the class explores"))
+    qr_col.image(board.qr_png(url), width=220, alt=f"QR code of the join link {url}")
     with count_col:
         _live_counts(a.code, t.step, step, state)
     if step is not None:
         st.subheader(lesson_bar.plain(step.title), anchor=False)
-        if step.note:
-            with st.expander("Teacher's note (students do not see it)"):
-                st.markdown(lesson_bar.plain(step.note))
-    cols = st.columns(5)
     asks = step is not None and step.question and step.page == page
-    cols[0].button("Reveal", key="class_reveal", type="primary", width="stretch",
-                   disabled=not asks or t.step in state.revealed, on_click=_reveal, args=(a, t.step))
-    cols[1].button("Back", key="class_back_t", width="stretch", disabled=t.step == 0,
-                   on_click=_go, args=(a, t.step - 1))
-    cols[2].button("Next", key="class_next_t", width="stretch", disabled=t.step >= t.n,
-                   on_click=_go, args=(a, t.step + 1))
     follow = state.pace == "follow"
-    cols[3].button("Let them explore" if follow else "Follow me", key="class_pace", width="stretch",
-                   on_click=_pace, args=(a, "free" if follow else "follow"))
-    cols[4].button("End the class", key="class_end", width="stretch", on_click=_end, args=(a,))
+    with st.container(horizontal=True, gap="small", key="class_controls"):
+        st.button("Reveal", key="class_reveal", type="primary", disabled=not asks or t.step in state.revealed,
+                  on_click=_reveal, args=(a, t.step), icon=":material/visibility:")
+        st.button("Back", key="class_back_t", disabled=t.step == 0, on_click=_go, args=(a, t.step - 1),
+                  icon=":material/arrow_back:")
+        st.button("Next", key="class_next_t", disabled=t.step >= t.n, on_click=_go, args=(a, t.step + 1),
+                  icon=":material/arrow_forward:")
+        st.button("Let them explore" if follow else "Follow me", key="class_pace",
+                  on_click=_pace, args=(a, "free" if follow else "follow"))
+        st.button("End the class", key="class_end", on_click=_end, args=(a,), icon=":material/stop_circle:")
     failed = st.session_state.pop(_FAILED, None)
     if failed:
         st.error(lesson_bar.plain(failed))
+    if step is not None and step.note:
+        with st.expander("Teacher's note (students do not see it)"):
+            st.markdown(lesson_bar.plain(step.note))
     with st.expander("The class's answers"):
         summary.downloads(a, t)
 
@@ -212,7 +218,7 @@ def _live_counts(code: str, step_index: int, step, state) -> None:
         offer = gate.offered()
         options = [(o.key, o.label) for o in offer.options] if offer else []
         right = state.revealed.get(step_index) if step_index in state.revealed else None
-        charts.plot(st, board.histogram(tally.counts, options, right, height=220), key="class_histogram")
+        charts.plot(st, board.histogram(tally.counts, options, right, height=240), key="class_histogram")
 
 
 def _teacher_call(action) -> None:

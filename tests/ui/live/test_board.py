@@ -55,7 +55,7 @@ def test_after_the_reveal_the_models_answer_is_marked_with_the_class_share():
     fig = board.histogram({"mirror": 3, "stored": 6, "mixture": 1}, OPTIONS, right="mirror")
     colours = list(fig.data[0].marker.color)
     assert colours[1] != colours[0] and colours[0] == colours[2] == colours[3]
-    assert fig.layout.title.text == "Predictions: 10; the model's answer: 30% of the class"
+    assert fig.layout.title.text.replace("<br>", " ") == "30% chose the model's answer (10 predictions)"
 
 
 def test_an_option_the_list_no_longer_names_is_still_counted_and_an_empty_class_draws():
