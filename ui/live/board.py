@@ -53,8 +53,8 @@ def histogram(counts: dict, options: list, right: str | None = None, height: int
     total = sum(n)
     colours = [BLUE if right is None else GREEN if key == right else GREY for key, _, _, _ in rows]
     text = [f"{c} ({share:.0%})" if total else "0" for _, _, c, share in rows]
-    bar = go.Bar(y=labels, x=n, orientation="h", marker_color=colours, text=text, textposition="auto",
-                 cliponaxis=False, hovertemplate="%{y}: %{x}<extra></extra>")
+    bar = go.Bar(y=labels, x=n, orientation="h", marker_color=colours, text=text, textposition="outside",
+                 textfont=dict(size=14), cliponaxis=False, hovertemplate="%{y}: %{x}<extra></extra>")
     if right is None:
         title = f"Predictions so far: {total}"
     else:
@@ -64,4 +64,4 @@ def histogram(counts: dict, options: list, right: str | None = None, height: int
     step = max(1, math.ceil(top / 5))  # whole students only, at most about five ticks
     return figure(bar, title, style.rows_height(len(rows), height), width_px=NARROWEST_PX,
                   yaxis=style.row_axis(labels, OPTION_CHARS),
-                  xaxis=dict(title="students", range=[0, max(1, top) * 1.15], dtick=step, tickformat="d"))
+                  xaxis=dict(title="students", range=[0, max(1, top) * 1.4], dtick=step, tickformat="d"))  # room for the counts

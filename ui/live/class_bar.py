@@ -160,16 +160,21 @@ def _class_spread(a, t, offer, right) -> None:
 
 # ---------------------------------------------------------------- the teacher's bar
 
-CODE_HTML = ('<div class="hp-class-code" role="text" aria-label="Class code {spelled}">{code}</div>'
-             '<style>.hp-class-code {{ font-size: 72px; font-weight: 700; letter-spacing: 0.08em; '
-             'line-height: 1.1; font-family: "Source Code Pro", monospace; }}</style>')
+CODE_HTML = ('<div class="hp-class-code"><span class="hp-sr">Class code, spelled: {spelled}. </span>'
+             '<span aria-hidden="true">{code}</span></div>'
+             '<style>.hp-class-code {{ font-size: 64px; font-weight: 700; letter-spacing: 0.08em; '
+             'line-height: 1.1; font-family: "Source Code Pro", monospace; }}'
+             '.hp-sr {{ position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); '
+             'white-space: nowrap; }}</style>')
 
 
 def _teacher(page, pages, a, t, state) -> None:
+    """The board: the code, the link and its QR code, the counts and the controls on the first
+    row; the histogram under them, the width of the page (the class reads it from the back)."""
     step = t.current()
     where = f"step {t.step + 1} of {t.n}" if step is not None else "the summary"
     url = board.join_url(share.app_root(page if page != "home" else ""), a.code)
-    code_col, qr_col, count_col = st.columns([1.15, 1, 1.7], vertical_alignment="top")
+    code_col, qr_col, side = st.columns([1.3, 1, 1], vertical_alignment="top")
     with code_col:  # the code from the alphabet of codes: nothing a user typed
         st.html(CODE_HTML.format(code=a.code, spelled=" ".join(a.code)))
         st.caption("Join on Home with this code, or at this link (its QR code beside it):")
@@ -177,48 +182,61 @@ def _teacher(page, pages, a, t, state) -> None:
         st.caption(f"{lesson_bar.plain(t.title)} · {where} · "
                    + ("the class follows you" if state.pace == "follow" else "the class explores"))
     qr_col.image(board.qr_png(url), width=220, alt=f"QR code of the join link {url}")
-    with count_col:
-        _live_counts(a.code, t.step, step, state)
-    if step is not None:
-        st.subheader(lesson_bar.plain(step.title), anchor=False)
     asks = step is not None and step.question and step.page == page
     follow = state.pace == "follow"
-    with st.container(horizontal=True, gap="small", key="class_controls"):
-        st.button("Reveal", key="class_reveal", type="primary", disabled=not asks or t.step in state.revealed,
-                  on_click=_reveal, args=(a, t.step), icon=":material/visibility:")
-        st.button("Back", key="class_back_t", disabled=t.step == 0, on_click=_go, args=(a, t.step - 1),
-                  icon=":material/arrow_back:")
-        st.button("Next", key="class_next_t", disabled=t.step >= t.n, on_click=_go, args=(a, t.step + 1),
-                  icon=":material/arrow_forward:")
-        st.button("Let them explore" if follow else "Follow me", key="class_pace",
-                  on_click=_pace, args=(a, "free" if follow else "follow"))
-        st.button("End the class", key="class_end", on_click=_end, args=(a,), icon=":material/stop_circle:")
+    with side:
+        _live_counts(a.code, t.step)
+        with st.container(key="class_controls"):
+            st.button("Reveal", key="class_reveal", type="primary", width="stretch",
+                      disabled=not asks or t.step in state.revealed, on_click=_reveal, args=(a, t.step),
+                      icon=":material/visibility:")
+            back, ahead = st.columns(2)
+            back.button("Back", key="class_back_t", disabled=t.step == 0, on_click=_go, args=(a, t.step - 1),
+                        width="stretch")
+            ahead.button("Next", key="class_next_t", disabled=t.step >= t.n, on_click=_go, args=(a, t.step + 1),
+                         width="stretch")
+            st.button("Let them explore" if follow else "Follow me", key="class_pace", width="stretch",
+                      on_click=_pace, args=(a, "free" if follow else "follow"))
+            st.button("End the class", key="class_end", on_click=_end, args=(a,), width="stretch")
     failed = st.session_state.pop(_FAILED, None)
     if failed:
         st.error(lesson_bar.plain(failed))
-    if step is not None and step.note:
-        with st.expander("Teacher's note (students do not see it)"):
-            st.markdown(lesson_bar.plain(step.note))
+    if step is not None:
+        st.subheader(lesson_bar.plain(step.title), anchor=False)
+        if step.question:
+            _live_histogram(a.code, t.step, state.revealed.get(t.step) if t.step in state.revealed else None)
+        if step.note:
+            with st.expander("Teacher's note (students do not see it)"):
+                st.markdown(lesson_bar.plain(step.note))
     with st.expander("The class's answers"):
         summary.downloads(a, t)
 
 
 @st.fragment(run_every=POLL_S)
-def _live_counts(code: str, step_index: int, step, state) -> None:
-    """How many joined and predicted, and the histogram: redrawn every POLL_S seconds."""
+def _live_counts(code: str, step_index: int) -> None:
+    """How many joined and how many predicted: redrawn every POLL_S seconds."""
+    try:
+        tally = class_store.tally(code, step_index)
+    except database.Unavailable:
+        st.caption("Reconnecting to the class…")
+        return
+    c1, c2 = st.columns(2)
+    c1.metric("Joined", tally.joined)
+    c2.metric("Predicted", tally.answered)
+
+
+@st.fragment(run_every=POLL_S)
+def _live_histogram(code: str, step_index: int, right: str | None) -> None:
+    """The class's predictions, redrawn every POLL_S seconds; after the reveal the model's answer
+    marked with the class's share."""
     try:
         tally = class_store.tally(code, step_index)
     except database.Unavailable as e:
         st.warning(f"Reconnecting to the class: {e}")
         return
-    c1, c2 = st.columns(2)
-    c1.metric("Joined", tally.joined)
-    c2.metric("Predicted", tally.answered)
-    if step is not None and step.question:
-        offer = gate.offered()
-        options = [(o.key, o.label) for o in offer.options] if offer else []
-        right = state.revealed.get(step_index) if step_index in state.revealed else None
-        charts.plot(st, board.histogram(tally.counts, options, right, height=240), key="class_histogram")
+    offer = gate.offered()
+    options = [(o.key, o.label) for o in offer.options] if offer else []
+    charts.plot(st, board.histogram(tally.counts, options, right, height=240), key="class_histogram")
 
 
 def _teacher_call(action) -> None:
