@@ -153,3 +153,38 @@ def test_the_summary_gives_each_revealed_questions_spread_and_the_models_answer(
     assert "Live class K7M2QX: Memories as valleys" in text and "5 students joined" in text
     assert "  pattern H: 3 (75%)  <- the model's answer\n  pattern O: 1 (25%)\n  pattern X: 0 (0%)" in text
     assert "Step 2. Metastable\n  Not revealed" in text
+
+
+def test_a_database_that_does_not_answer_shows_reconnecting_and_keeps_what_was_typed(lesson, monkeypatch):
+    teacher, code, key = teacher_with_a_class(lesson)
+    student = join(code)
+    first = student.radio(key="class_option_0").options[0]
+    student.radio(key="class_option_0").set_value(first)
+    student.text_input(key="class_reason_0").set_value("the nearest valley")
+
+    def away(*args, **kwargs):
+        raise class_store.database.Unavailable("The lessons' database cannot be reached just now.")
+
+    monkeypatch.setattr(class_store, "answer", away)
+    student.button(key="class_send").click().run()
+    assert any("was not saved" in e.value and "send it again" in e.value for e in student.error)
+    chosen = student.radio(key="class_option_0").value
+    assert chosen != questions.NOT_SURE  # what was chosen and typed is still there
+    assert student.text_input(key="class_reason_0").value == "the nearest valley"
+    monkeypatch.setattr(class_store, "state", away)
+    student.run()
+    assert any("Reconnecting" in w.value for w in student.warning) and not student.exception
+    monkeypatch.undo()
+    student.run()
+    student.button(key="class_send").click().run()  # the database is back: sent
+    assert class_store.tally(code, 0).answered == 1
+    kept = class_store.answers_of(code, student.query_params["student"])[0]
+    assert (kept.option, kept.reason) == (chosen, "the nearest valley")
+
+
+def test_only_the_teacher_has_the_downloads(lesson):
+    teacher, code, key = teacher_with_a_class(lesson)
+    student = join(code)
+    keys = lambda at: {d.proto.id.split("-")[-1] for d in at.get("download_button")}  # noqa: E731
+    assert {"class_csv", "class_summary"} <= keys(teacher)
+    assert not keys(student) & {"class_csv", "class_summary"}

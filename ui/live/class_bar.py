@@ -44,6 +44,7 @@ def draw(page: str, pages: flow.Pages) -> None:
         state = class_store.state(a.code)
     except database.Unavailable as e:
         st.warning(f"Reconnecting to the class: {e}")
+        _keep_drafts()
         _poll(a, None)
         return
     if state is None or not state.live():
@@ -109,6 +110,7 @@ def _question(a, t, step, state) -> None:
         mine = class_store.answers_of(a.code, t.student).get(t.step)
     except database.Unavailable as e:
         st.warning(f"Reconnecting to the class: {e}")
+        _keep_drafts()
         return
     st.markdown(f"**Predict first.** {escaped(kind.question)}")
     labels = {o.key: o.label for o in (offer.options if offer else ())}
@@ -122,11 +124,13 @@ def _question(a, t, step, state) -> None:
         st.info("The question opens when the page has a run to show.")
         return
     options = [o.key for o in offer.options]
-    start = options.index(mine.option) if mine and mine.option in options else len(options) - 1
-    st.radio(escaped(kind.question), options, index=start, key=f"class_option_{t.step}",
+    option_key, reason_key = f"class_option_{t.step}", f"class_reason_{t.step}"
+    if st.session_state.get(option_key) not in options:  # none yet (or a draft of another run): the sent one
+        st.session_state[option_key] = mine.option if mine and mine.option in options else options[-1]
+    st.session_state.setdefault(reason_key, mine.reason if mine else "")
+    st.radio(escaped(kind.question), options, key=option_key,
              format_func=lambda k: escaped(labels[k]), label_visibility="collapsed")
-    st.text_input("Why? (optional, one line, at most 200 characters)", key=f"class_reason_{t.step}",
-                  value=mine.reason if mine else "")
+    st.text_input("Why? (optional, one line, at most 200 characters)", key=reason_key)
     failed = st.session_state.pop(_FAILED, None)
     if failed:
         st.error(lesson_bar.plain(failed))
@@ -134,6 +138,13 @@ def _question(a, t, step, state) -> None:
               on_click=_send, args=(a.code, t.step, t.student))
     if mine:
         st.info(escaped(f"Your prediction: {words(mine.option)}. {WAITING}"))
+
+
+def _keep_drafts() -> None:
+    """A run that cannot draw the question (the database is away) would drop its fields' values
+    with the widgets: kept, so that nothing a student chose or typed is lost."""
+    for k in [k for k in st.session_state if str(k).startswith(("class_option_", "class_reason_"))]:
+        st.session_state[k] = st.session_state[k]
 
 
 def _send(code: str, step: int, student: str) -> None:
