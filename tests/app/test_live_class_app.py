@@ -188,3 +188,24 @@ def test_only_the_teacher_has_the_downloads(lesson):
     keys = lambda at: {d.proto.id.split("-")[-1] for d in at.get("download_button")}  # noqa: E731
     assert {"class_csv", "class_summary"} <= keys(teacher)
     assert not keys(student) & {"class_csv", "class_summary"}
+
+
+def test_in_a_class_the_outcome_waits_for_the_teachers_reveal_and_says_so(lesson):
+    """A student's own prediction does not open the run or the outcome's sections (in a lesson
+    alone it would): the player and the sections say the teacher reveals it; after Reveal both open."""
+    from tests.support import player
+    from ui.settings import gate
+
+    teacher, code, key = teacher_with_a_class(lesson)
+    student = join(code)
+    student.radio(key="class_option_0").set_value(student.radio(key="class_option_0").options[0])
+    student.button(key="class_send").click().run()
+    for at in (student, teacher.run()):
+        held = player.payload(at, "classical")
+        assert held["shown"] == 0 and held["held"] == gate.CLASS_HELD_TEXT
+        assert gate.CLASS_CLOSED_TEXT in [c.value for c in at.caption]
+    teacher.button(key="class_reveal").click().run()
+    student.run()
+    opened = player.payload(student, "classical")
+    assert opened["shown"] == opened["last"] > 0 and "held" not in opened
+    assert gate.CLASS_CLOSED_TEXT not in [c.value for c in student.caption]

@@ -160,6 +160,10 @@ class StClient:
         self.query_string = query
         return self._rerun(f"open {page or 'home'}", page_name=page, page_hash="", fresh=True)
 
+    def rerun(self) -> Run:
+        """A rerun of the page shown, as a fragment's timer or st.rerun asks for (a poll)."""
+        return self._rerun("rerun")
+
     def switch_page(self, page: str) -> Run:
         """Follow an st.page_link / the sidebar navigation to `page` (its url path)."""
         if page not in self.pages:

@@ -239,8 +239,8 @@ def before_page(page: str) -> None:
         state = class_store.state(a.code)
         mine = None if a.teacher else class_store.answers_of(a.code, t.student).get(t.step)
     except database.Unavailable:
-        gate.hold(page, step.question, None)  # the database is away: nothing opens
+        gate.hold(page, step.question, None, by_teacher=True)  # the database is away: nothing opens
         return
     revealed = state is not None and t.step in state.revealed
     locked = (mine.option if mine else questions.NOT_SURE) if revealed else None
-    gate.hold(page, step.question, locked)
+    gate.hold(page, step.question, locked, by_teacher=True)

@@ -81,11 +81,13 @@ _held_lock = threading.Lock()
 
 def held(data: bytes) -> bytes:
     """The payload with step 0 alone and the gate's sentence (frames.withheld), made once per run."""
-    digest = hashlib.sha1(data).digest()
+    h = gate.held()
+    text = h.held_text if h is not None else gate.HELD_TEXT  # a lesson's, or a live class's
+    digest = hashlib.sha1(data + text.encode("utf-8")).digest()
     with _held_lock:
         found = _HELD.get(digest)
     if found is None:
-        found = frames.encoded(frames.withheld(json.loads(data), 0, gate.HELD_TEXT))
+        found = frames.encoded(frames.withheld(json.loads(data), 0, text))
         with _held_lock:
             if len(_HELD) >= _HELD_MOST:
                 _HELD.pop(next(iter(_HELD)))

@@ -40,11 +40,17 @@ NOT_THE_RUN = ("view", "presenter", "projector", "speed")  # values that change 
 HELD_TEXT = "Step, Run and Play open when you lock a prediction (or choose \"Not sure yet\") above."
 
 
+CLASS_CLOSED_TEXT = "Shown when your teacher reveals the answer to the class."
+CLASS_HELD_TEXT = "Step, Run and Play open when your teacher reveals the answer to the class."
+
+
 @dataclass(frozen=True)
 class Hold:
     page: str
     kind: str            # a question kind (hopfield_core.questions.KINDS)
     locked: str | None   # the option locked, None while the prediction is pending
+    closed_text: str = CLOSED_TEXT  # what a closed section says (a live class: the teacher reveals)
+    held_text: str = HELD_TEXT      # what the held player says
 
 
 @dataclass(frozen=True)
@@ -53,8 +59,11 @@ class Offer:
     outcome: Callable    # () -> hopfield_core.questions.Outcome, read from the run
 
 
-def hold(page: str, kind: str, locked: str | None = None) -> None:
-    st.session_state[_HOLD] = Hold(page, kind, locked)
+def hold(page: str, kind: str, locked: str | None = None, by_teacher: bool = False) -> None:
+    """Hold page's question; by_teacher: a live class's, opened by the teacher's reveal (the
+    closed sections and the player say so)."""
+    texts = (CLASS_CLOSED_TEXT, CLASS_HELD_TEXT) if by_teacher else (CLOSED_TEXT, HELD_TEXT)
+    st.session_state[_HOLD] = Hold(page, kind, locked, *texts)
 
 
 def release() -> None:
@@ -104,7 +113,7 @@ def closed(page: str, where=None) -> bool:
     "Show the result" button)."""
     where = where or st
     if pending(page):
-        where.caption(CLOSED_TEXT)
+        where.caption(held().closed_text)
         return True
     if presenter_holds(page):
         if st.session_state[_REVEAL_RUN][1] == "button":

@@ -1,0 +1,97 @@
+"""One live class across two app processes sharing the lessons' database (as the deploy's
+processes on one machine share its SQLite file), driven by the protocol client
+(tests/support/st_client.py): the teacher's session on process A, the students' on process B.
+Every answer is counted, the teacher's counts on A show the students of B, the reveal opens their
+outcome, Next reaches every student. Then process B is killed (SIGKILL) in the middle of the
+class: its students reconnect to A with their links and keep their identity and their answers;
+nothing counted is lost. A student's poll is a rerun, as the browser's 2 s fragment asks for."""
+from __future__ import annotations
+
+import signal
+from urllib.parse import parse_qs
+
+import pytest
+
+from tests.support.server import Server
+from tests.support.st_client import StClient
+from ui.lessons import lesson_store
+from ui.live import class_store
+
+BODY = {"format": "hopfield-lesson", "version": 1, "title": "Memories as valleys", "steps": [
+    {"page": "classical", "view": {"mode": "async", "presets": "letters/H,letters/O,letters/X", "q_amount": "0.2"},
+     "title": "Where does it end?", "question": "destination"},
+    {"page": "modern", "view": {"beta": "2", "presets": "letters/H,letters/O,letters/X"}, "title": "Metastable",
+     "question": "fixed_point"},
+]}
+STUDENTS = 6
+
+
+@pytest.fixture(scope="module")
+def servers():
+    a, b = Server(), Server()
+    try:
+        a.skip_unless_healthy()
+        b.skip_unless_healthy()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+def client(url: str) -> StClient:
+    c = StClient(url, timeout=60)
+    c.connect()
+    return c
+
+
+def link(c: StClient) -> dict:
+    return {k: v[0] for k, v in parse_qs(c.query_string).items()}
+
+
+def metric(c: StClient, label: str) -> str | None:
+    return next((el.proto.body for el in c.elements.values() if el.kind == "metric" and el.label == label), None)
+
+
+def test_one_class_across_two_processes_survives_one_killed(servers):
+    a, b = servers
+    lesson, _ = lesson_store.create(BODY, BODY["title"])
+    code, key = class_store.start(lesson)
+    teacher = client(a.url)
+    teacher.open("", f"lesson={lesson}&class={code}&ckey={key}")
+    assert not teacher.exceptions() and teacher.has("class_reveal")
+
+    students = []
+    for i in range(STUDENTS):
+        s = client(b.url)
+        s.open("", f"join={code}")  # the QR code's link
+        assert s.has("class_send"), s.texts()
+        options = list(s.widget("class_option_0").proto.options)
+        s.set_value("class_option_0", options[i % 3])
+        s.click("class_send")
+        assert not s.exceptions()
+        students.append(s)
+    assert class_store.tally(code, 0).answered == STUDENTS  # every answer counted, once
+
+    teacher.rerun()  # the teacher's poll, on the other process
+    assert metric(teacher, "Joined") == str(STUDENTS) and metric(teacher, "Predicted") == str(STUDENTS)
+    teacher.click("class_reveal")
+    assert 0 in class_store.state(code).revealed
+    for s in students[:3]:
+        s.rerun()  # the students' poll
+        assert any("Your teacher has shown the answer" in t for t in s.texts()), s.texts()
+
+    ids = [link(s)["student"] for s in students]
+    b.proc.send_signal(signal.SIGKILL)  # process B dies in the middle of the class
+    b.proc.wait(timeout=30)
+    teacher.click("class_next_t")
+    assert class_store.state(code).step == 1
+    for s, sid in zip(students, ids):  # each reconnects, to the living process, with its link
+        again = client(a.url)
+        again.open("", s.query_string)
+        assert link(again)["student"] == sid and link(again)["class"] == code
+        assert link(again)["step"] == "2", again.query_string  # Next reached them
+        assert not again.exceptions()
+        again.close()
+    assert class_store.tally(code, 0).answered == STUDENTS and class_store.state(code).joined == STUDENTS
+    assert all(class_store.answers_of(code, sid)[0] for sid in ids)  # nothing counted is lost
+    teacher.close()
