@@ -123,6 +123,7 @@ class StClient:
         self.query_string = ""
         self.page_hash = ""                 # the page script hash of the page shown
         self.pages: dict[str, str] = {}     # url_pathname -> page_script_hash
+        self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: st.fragment(run_every=...)
         self.elements: dict[tuple, Element] = {}
         self.closed: str | None = None      # why the server closed the socket
         self._values: dict[str, WidgetState] = {}   # widget id -> state the "browser" holds
@@ -159,6 +160,11 @@ class StClient:
         """What the browser does on loading /<page>?<query>: a rerun by page name."""
         self.query_string = query
         return self._rerun(f"open {page or 'home'}", page_name=page, page_hash="", fresh=True)
+
+    def tick(self) -> list[Run]:
+        """What the browser's timers do every interval: rerun each fragment the page asked to
+        rerun (st.fragment(run_every=...)); a fragment that calls st.rerun reruns the page."""
+        return [self._rerun("tick", fragment_id=fid) for fid in list(self.auto_reruns)]
 
     def rerun(self) -> Run:
         """A rerun of the page shown, as a fragment's timer or st.rerun asks for (a poll)."""
@@ -293,6 +299,8 @@ class StClient:
         cs.page_script_hash = self.page_hash if page_hash is None else page_hash
         cs.page_name = page_name or ""
         cs.fragment_id = fragment_id
+        if not fragment_id:  # a whole run: its fragments ask for their timers again
+            self.auto_reruns = {}
         live = {el.id for el in self.elements.values() if el.id}
         if not fresh:  # not a new page load: send what the browser holds for the live widgets
             cs.widget_states.widgets.extend(v for i, v in self._values.items() if i in live)
@@ -405,6 +413,8 @@ class StClient:
             self.page_hash = msg.navigation.page_script_hash
         elif kind == "page_info_changed":
             self.query_string = msg.page_info_changed.query_string
+        elif kind == "auto_rerun":  # the browser reruns this fragment on a timer (see tick)
+            self.auto_reruns[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
         elif kind == "page_not_found":
             errors.append(f"page not found: {msg.page_not_found.page_name!r}")
         elif kind == "session_event" and msg.session_event.HasField("script_compilation_exception"):
