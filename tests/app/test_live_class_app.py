@@ -209,3 +209,31 @@ def test_in_a_class_the_outcome_waits_for_the_teachers_reveal_and_says_so(lesson
     opened = player.payload(student, "classical")
     assert opened["shown"] == opened["last"] > 0 and "held" not in opened
     assert gate.CLASS_CLOSED_TEXT not in [c.value for c in student.caption]
+
+
+@pytest.mark.parametrize("name", ["2-from-hopfield-to-attention"])
+def test_a_ready_lesson_runs_as_a_live_class_to_its_end(name):
+    """A ready lesson (assets/lessons/) taken by a class: each step's question revealed with the
+    model's own answer, the class moved step by step to the summary."""
+    from ui.lessons import ready
+    from ui.pages import lesson_steps
+
+    ready.keep_all(lesson_steps.problems)
+    r = {x.name: x for x in ready.read_all(lesson_steps.problems)}[name]
+    teacher, code, key = teacher_with_a_class(r.code)
+    student = join(code)
+    for i, step in enumerate(r.lesson.steps):
+        student.run()
+        assert student.query_params["step"] == str(i + 1) and not student.exception
+        if step.question:
+            options = student.radio(key=f"class_option_{i}").options
+            student.radio(key=f"class_option_{i}").set_value(options[0])
+            student.button(key="class_send").click().run()
+            teacher.run()
+            teacher.button(key="class_reveal").click().run()
+            assert class_store.state(code).revealed[i] is not None  # the model's answer, computed
+        teacher.button(key="class_next_t").click().run()
+        assert not teacher.exception
+    assert class_store.state(code).step == len(r.lesson.steps)
+    results = class_store.results(code, key)
+    assert sorted(results) == [i for i, s in enumerate(r.lesson.steps) if s.question]
