@@ -1,18 +1,20 @@
-"""One live class across two app processes sharing the lessons' database (as the deploy's
-processes on one machine share its SQLite file), driven by the protocol client
-(tests/support/st_client.py): the teacher's session on process A, the students' on process B.
-Every answer is counted, the teacher's counts on A show the students of B, the reveal opens their
-outcome, Next reaches every student. Then process B is killed (SIGKILL) in the middle of the
-class: its students reconnect to A with their links and keep their identity and their answers;
-nothing counted is lost. A student's poll is a rerun, as the browser's 2 s fragment asks for."""
+"""One live class across the deploy's two app processes (`deploy/classroom.py --processes 2`,
+nginx in front, the lessons' database shared), driven by the protocol client
+(tests/support/st_client.py): the teacher's session on the first process, the students' on the
+second (each reached on its own port: the processes nginx routes to). Every answer is counted, the
+teacher's counts on one process show the students of the other, the reveal opens their outcome,
+Next reaches every student. Then the students' process is killed (SIGKILL) in the middle of the
+class: its students reconnect through nginx with their links and keep their identity and their
+answers; nothing counted is lost. A poll is what the browser's 2 s timer does (StClient.tick)."""
 from __future__ import annotations
 
+import os
 import signal
 from urllib.parse import parse_qs
 
 import pytest
 
-from tests.support.server import Server
+from tests.support.launcher import NGINX, Launcher
 from tests.support.st_client import StClient
 from ui.lessons import lesson_store
 from ui.live import class_store
@@ -27,15 +29,15 @@ STUDENTS = 6
 
 
 @pytest.fixture(scope="module")
-def servers():
-    a, b = Server(), Server()
+def room():
+    if NGINX is None:
+        pytest.skip("nginx is not installed: apt-get install -y nginx-light (or nginx)")
+    launched = Launcher("--processes", "2", "--warm", ",classical")
     try:
-        a.skip_unless_healthy()
-        b.skip_unless_healthy()
-        yield a, b
+        launched.wait_for(r"ready: http://", timeout=90)
+        yield launched
     finally:
-        a.stop()
-        b.stop()
+        launched.close()
 
 
 def client(url: str) -> StClient:
@@ -52,17 +54,18 @@ def metric(c: StClient, label: str) -> str | None:
     return next((el.proto.body for el in c.elements.values() if el.kind == "metric" and el.label == label), None)
 
 
-def test_one_class_across_two_processes_survives_one_killed(servers):
-    a, b = servers
+def test_one_class_across_two_processes_survives_one_killed(room):
+    (_, port_a), (pid_b, port_b) = room.app_pids_and_ports()
+    url_a, url_b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
     lesson, _ = lesson_store.create(BODY, BODY["title"])
     code, key = class_store.start(lesson)
-    teacher = client(a.url)
+    teacher = client(url_a)
     teacher.open("", f"lesson={lesson}&class={code}&ckey={key}")
     assert not teacher.exceptions() and teacher.has("class_reveal")
 
     students = []
     for i in range(STUDENTS):
-        s = client(b.url)
+        s = client(url_b)
         s.open("", f"join={code}")  # the QR code's link
         assert s.has("class_send"), s.texts()
         options = list(s.widget("class_option_0").proto.options)
@@ -72,21 +75,20 @@ def test_one_class_across_two_processes_survives_one_killed(servers):
         students.append(s)
     assert class_store.tally(code, 0).answered == STUDENTS  # every answer counted, once
 
-    teacher.rerun()  # the teacher's poll, on the other process
+    teacher.tick()  # the teacher's poll, on the other process
     assert metric(teacher, "Joined") == str(STUDENTS) and metric(teacher, "Predicted") == str(STUDENTS)
     teacher.click("class_reveal")
     assert 0 in class_store.state(code).revealed
     for s in students[:3]:
-        s.rerun()  # the students' poll
+        s.tick()  # the students' poll: the browser's 2 s timer
         assert any("Your teacher has shown the answer" in t for t in s.texts()), s.texts()
 
     ids = [link(s)["student"] for s in students]
-    b.proc.send_signal(signal.SIGKILL)  # process B dies in the middle of the class
-    b.proc.wait(timeout=30)
+    os.kill(pid_b, signal.SIGKILL)  # the students' process dies in the middle of the class
     teacher.click("class_next_t")
     assert class_store.state(code).step == 1
     for s, sid in zip(students, ids):  # each reconnects, to the living process, with its link
-        again = client(a.url)
+        again = client(room.url)  # through nginx, to a living process
         again.open("", s.query_string)
         assert link(again)["student"] == sid and link(again)["class"] == code
         assert link(again)["step"] == "2", again.query_string  # Next reached them
