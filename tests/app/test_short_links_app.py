@@ -60,3 +60,26 @@ def test_a_tab_that_asks_for_too_many_short_links_is_told_to_wait():
     assert errors and errors[0].startswith(f"This tab has made {share.PER_HOUR - 1} short links in the last "
                                            "hour, the most it may; try again in")
     assert not codes_shown(at) and not at.exception
+
+
+def test_no_short_link_keeps_a_teachers_key_or_a_students_id():
+    """A teacher's tab in a lesson and a live class carries the lesson's key, the class's key and
+    its own student id: a short link (kept in the database as written) carries none of them, so a
+    student who opens it is neither the teacher nor the teacher's id, and joins the class."""
+    from tests.app.test_live_class_app import BODY
+    from ui.lessons import lesson_store
+    from ui.live import class_store
+
+    lesson, key = lesson_store.create(BODY, BODY["title"])
+    at = open_app(query={"lesson": lesson, "key": key})
+    at.button(key="class_start").click().run()
+    code, ckey = at.query_params["class"], at.query_params["ckey"]
+    assert at.query_params["key"] == key and at.query_params["student"]
+    at.button(key="short_links").click().run()
+    for short in codes_shown(at):
+        page, view = short_links.find(short)
+        assert not {"key", "ckey", "student"} & set(view) and view["class"] == code and view["lesson"] == lesson
+    opened = open_app(None, query={"v": codes_shown(at)[0]})
+    assert "ckey" not in opened.query_params and opened.query_params["student"] != at.query_params["student"]
+    assert "class_reveal" not in {b.key for b in opened.button} and class_store.state(code).joined == 1
+    assert ckey not in str(dict(opened.query_params))

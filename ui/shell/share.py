@@ -26,6 +26,14 @@ _MADE = "_short_links_made_at"  # when this tab asked for its short links (PER_H
 PER_HOUR = 40  # short links a tab may ask for in an hour: a script cannot fill the database
 _STUDENT = "_student_links"   # (page, settings) -> its code, so a presenter's rerun writes nothing
 TEACHER_ONLY = ("presenter", "projector")  # what a student's link leaves out
+# never in a short link (kept in the database as written): a teacher's keys (a lesson's, a live
+# class's: the database keeps only their hashes) and the tab's own student id (each student gets
+# their own)
+PRIVATE = ("key", "ckey", "student")
+
+
+def _shareable(link: dict, leave: tuple = ()) -> dict:
+    return {k: v for k, v in link.items() if k not in PRIVATE and k not in leave}
 
 
 def app_root(page: str) -> str:
@@ -79,8 +87,8 @@ def _keep(page: str, link: dict) -> tuple[str, str] | str:
     if (why := _may_make(2)) is not None:
         return why
     try:
-        student = {k: v for k, v in link.items() if k not in TEACHER_ONLY}
-        return short_links.keep(page, student), short_links.keep(page, {**link, "presenter": "1"})
+        student = _shareable(link, TEACHER_ONLY)
+        return short_links.keep(page, student), short_links.keep(page, {**_shareable(link), "presenter": "1"})
     except (database.Unavailable, ValueError) as e:
         return str(e)
 
@@ -109,7 +117,7 @@ def student_link(where, page: str, link: dict) -> None:
     """Presenter mode's "Student link": the same view, not in presenter mode, as a short link made
     on a click in the popover (Streamlit runs a popover's content while it is closed: made there,
     a live sweep would write a link for every value)."""
-    student = {k: v for k, v in link.items() if k not in TEACHER_ONLY}
+    student = _shareable(link, TEACHER_ONLY)
     made = st.session_state.setdefault(_STUDENT, {})
     key = (page, tuple(sorted(student.items())))
     with where.popover("Student link", icon=":material/share:"):
