@@ -40,17 +40,12 @@ if not __package__:  # run as a script: only benchmarks/ is on sys.path
 os.environ["HOPFIELD_DATA_DIR"] = tempfile.mkdtemp(prefix="live_class_data_")  # before the app's modules
 from benchmarks.common import ROOT  # noqa: E402
 from benchmarks.load_classroom import Launcher  # noqa: E402
+from tests.support.live_lesson import BODY  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 from tests.support.st_client import OK, StClient  # noqa: E402
 from ui.lessons import lesson_store  # noqa: E402
 from ui.live import class_store  # noqa: E402
 
-BODY = {"format": "hopfield-lesson", "version": 1, "title": "Memories as valleys", "steps": [
-    {"page": "classical", "view": {"mode": "async", "presets": "letters/H,letters/O,letters/X", "q_amount": "0.2"},
-     "title": "Where does it end?", "question": "destination"},
-    {"page": "modern", "view": {"beta": "2", "presets": "letters/H,letters/O,letters/X"}, "title": "Metastable",
-     "question": "fixed_point"},
-]}
 TICK_S = 2.0
 
 

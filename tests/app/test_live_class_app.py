@@ -7,15 +7,9 @@ import pytest
 
 from hopfield_core import questions
 from tests.support.apptest import open_app
+from tests.support.live_lesson import BODY
 from ui.lessons import codes, lesson_store
 from ui.live import attending, class_store
-
-BODY = {"format": "hopfield-lesson", "version": 1, "title": "Memories as valleys", "steps": [
-    {"page": "classical", "view": {"mode": "async", "presets": "letters/H,letters/O,letters/X", "q_amount": "0.2"},
-     "title": "Where does it end?", "question": "destination", "note": "Asynchronous updates settle."},
-    {"page": "modern", "view": {"beta": "2", "presets": "letters/H,letters/O,letters/X"}, "title": "Metastable",
-     "question": "fixed_point"},
-]}
 
 
 @pytest.fixture

@@ -66,7 +66,7 @@ def test_no_short_link_keeps_a_teachers_key_or_a_students_id():
     """A teacher's tab in a lesson and a live class carries the lesson's key, the class's key and
     its own student id: a short link (kept in the database as written) carries none of them, so a
     student who opens it is neither the teacher nor the teacher's id, and joins the class."""
-    from tests.app.test_live_class_app import BODY
+    from tests.support.live_lesson import BODY
     from ui.lessons import lesson_store
     from ui.live import class_store
 

@@ -7,14 +7,9 @@ from urllib.parse import parse_qs, urlparse
 
 from tests.support.axe import describe, violations
 from tests.support.browser import assert_healthy, goto, shot, wait_idle
+from tests.support.live_lesson import BODY
 from ui.lessons import lesson_store
 
-BODY = {"format": "hopfield-lesson", "version": 1, "title": "Memories as valleys", "steps": [
-    {"page": "classical", "view": {"mode": "async", "presets": "letters/H,letters/O,letters/X", "q_amount": "0.2"},
-     "title": "Where does it end?", "question": "destination"},
-    {"page": "modern", "view": {"beta": "2", "presets": "letters/H,letters/O,letters/X"}, "title": "Metastable",
-     "question": "fixed_point"},
-]}
 CHOICES = ["pattern H", "pattern O", "Not sure yet"]
 
 

@@ -15,16 +15,11 @@ from urllib.parse import parse_qs
 import pytest
 
 from tests.support.launcher import NGINX, Launcher
+from tests.support.live_lesson import BODY
 from tests.support.st_client import StClient
 from ui.lessons import lesson_store
 from ui.live import class_store
 
-BODY = {"format": "hopfield-lesson", "version": 1, "title": "Memories as valleys", "steps": [
-    {"page": "classical", "view": {"mode": "async", "presets": "letters/H,letters/O,letters/X", "q_amount": "0.2"},
-     "title": "Where does it end?", "question": "destination"},
-    {"page": "modern", "view": {"beta": "2", "presets": "letters/H,letters/O,letters/X"}, "title": "Metastable",
-     "question": "fixed_point"},
-]}
 STUDENTS = 6
 
 

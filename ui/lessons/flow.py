@@ -31,7 +31,7 @@ from . import codes, database, lesson_file, lesson_store, short_links
 
 _STATE = "_lesson"
 PRUNE_EVERY_S = 3600.0  # predictions past their retention are deleted at most this often
-_pruned = [0.0]
+_pruned: dict[str, float] = {}  # a clean-up's name -> when it last ran in this process
 _prune_lock = threading.Lock()
 
 
@@ -87,14 +87,18 @@ def messages() -> list[str]:
 _ASKED = "_lesson_asked"  # what the link asked for, read once: {"lesson", "step", "student", "key"}
 
 
-def _asker(name: str, read: Callable):
+def link_field(name: str, label: str, read: Callable, now: Callable, asked: str = _ASKED) -> Kept:
+    """A value of the link read once a session: `read(text)` -> (value, a sentence on what cannot
+    be used, or None); the value waits in session state under `asked` (a dict by name) for the
+    run's bind to use it; `now()` is the value the link writes."""
     def parse(text: str):
         value, why = read(text)
         return value, ((why,) if why else ())
 
     def use(value):
-        st.session_state.setdefault(_ASKED, {})[name] = value
-    return parse, use
+        if value is not None:
+            st.session_state.setdefault(asked, {})[name] = value
+    return Kept(name, label, None, parse, lambda v: None if v is None else str(v), now, use)
 
 
 def _read_code(text):
@@ -116,11 +120,6 @@ def _read_key(text):
     return text, None  # checked against the lesson's hash when it opens
 
 
-def _field(name: str, label: str, read: Callable, now: Callable):
-    parse, use = _asker(name, read)
-    return Kept(name, label, None, parse, lambda v: None if v is None else str(v), now, use)
-
-
 def _now(attr: str):
     def current():
         t = taking()
@@ -133,10 +132,10 @@ def _now(attr: str):
 
 
 LESSON = Settings("lesson", [
-    _field("lesson", "the lesson", _read_code, lambda: (taking().code or None) if taking() else None),
-    _field("step", "the lesson's step", _read_step, _now("step")),
-    _field("student", "the student's id", _read_student, _now("student")),
-    _field("key", "the teacher's key", _read_key, _now("key")),
+    link_field("lesson", "the lesson", _read_code, lambda: (taking().code or None) if taking() else None),
+    link_field("step", "the lesson's step", _read_step, _now("step")),
+    link_field("student", "the student's id", _read_student, _now("student")),
+    link_field("key", "the teacher's key", _read_key, _now("key")),
 ], prefix="")
 
 
@@ -151,18 +150,23 @@ def bind(pages: Pages) -> None:
 
 # ---------------------------------------------------------------- opening and moving
 
-def prune_now_and_then(now: float | None = None) -> None:
-    """Delete old predictions and short links, at most once in PRUNE_EVERY_S per process."""
+def now_and_then(name: str, task: Callable[[float], object], now: float | None = None) -> None:
+    """task(now), at most once in PRUNE_EVERY_S per process for each name (a clean-up of the
+    database); tried again on the next call when the database could not be used."""
     now = time.time() if now is None else now
     with _prune_lock:
-        if now - _pruned[0] < PRUNE_EVERY_S:
+        if now - _pruned.get(name, 0.0) < PRUNE_EVERY_S:
             return
-        _pruned[0] = now
+        _pruned[name] = now
     try:
-        lesson_store.prune(now)
-        short_links.prune(now)
+        task(now)
     except database.Unavailable:
-        _pruned[0] = 0.0
+        _pruned[name] = 0.0
+
+
+def prune_now_and_then(now: float | None = None) -> None:
+    """Delete old predictions and short links, at most once in PRUNE_EVERY_S per process."""
+    now_and_then("lessons", lambda t: (lesson_store.prune(t), short_links.prune(t)), now)
 
 
 def load(code: str, check_step: Callable | None = None) -> lesson_file.Lesson | None:

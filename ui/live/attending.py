@@ -14,10 +14,8 @@ Before each page (`before_page`) the class holds the step's question until the t
 it: a student's own answer does not open the outcome, the teacher's Reveal does, for everyone."""
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
-from typing import Callable
 
 import streamlit as st
 
@@ -25,7 +23,6 @@ from hopfield_core import questions
 from ui.lessons import codes, database, flow
 from ui.serving.text import quoted
 from ui.settings import gate
-from ui.settings.fields import Kept
 from ui.settings.layer import Settings
 
 from . import class_store
@@ -59,26 +56,10 @@ def leave() -> None:
 
 # ---------------------------------------------------------------- the link's class fields
 
-def _asker(name: str, read: Callable):
-    def parse(text: str):
-        value, why = read(text)
-        return value, ((why,) if why else ())
-
-    def use(value):
-        if value is not None:
-            st.session_state.setdefault(_ASKED, {})[name] = value
-    return parse, use
-
-
 def _read_code(text):
     code = codes.clean_code(text)
     return code, (None if code else f"The link's class code {quoted(text)} is not a class code "
                                     "(6 letters and digits).")
-
-
-def _field(name: str, label: str, read: Callable, now: Callable):
-    parse, use = _asker(name, read)
-    return Kept(name, label, None, parse, lambda v: None if v is None else str(v), now, use)
 
 
 def _now(attr: str):
@@ -89,9 +70,9 @@ def _now(attr: str):
 
 
 CLASS = Settings("class", [
-    _field("class", "the live class", _read_code, _now("code")),
-    _field("ckey", "the class's teacher key", lambda text: (text, None), _now("key")),
-    _field("join", "a class to join", _read_code, lambda: None),  # Home's QR code link: used once
+    flow.link_field("class", "the live class", _read_code, _now("code"), _ASKED),
+    flow.link_field("ckey", "the class's teacher key", lambda text: (text, None), _now("key"), _ASKED),
+    flow.link_field("join", "a class to join", _read_code, lambda: None, _ASKED),  # the QR code's: used once
 ], prefix="")
 
 
@@ -114,24 +95,6 @@ def bind(pages: flow.Pages) -> None:
 
 
 # ---------------------------------------------------------------- joining, starting
-
-PRUNE_EVERY_S = 3600.0  # classes and answers past the lessons' retention go at most this often
-_pruned = [0.0]
-_prune_lock = threading.Lock()
-
-
-def prune_now_and_then(now: float | None = None) -> None:
-    """class_store.prune, at most once in PRUNE_EVERY_S per process (on a join or a start)."""
-    now = time.time() if now is None else now
-    with _prune_lock:
-        if now - _pruned[0] < PRUNE_EVERY_S:
-            return
-        _pruned[0] = now
-    try:
-        class_store.prune(now)
-    except database.Unavailable:
-        _pruned[0] = 0.0
-
 
 def wrong_codes_waiting(now: float | None = None) -> float:
     """Seconds this session must wait before another try (0: it may try now)."""
@@ -182,7 +145,7 @@ def enter(code: str, pages: flow.Pages, key: str | None = None) -> str | None:
         flow.note(str(e))
         return str(e)
     st.session_state[_STATE] = Attending(code, teacher)
-    prune_now_and_then()
+    flow.now_and_then("classes", class_store.prune)  # classes and answers past the retention
     if t.step != state.step:
         flow.go(state.step)
     return None

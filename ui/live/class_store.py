@@ -221,15 +221,21 @@ def tally(code: str, step: int, address: str | None = None) -> Tally:
     return Tally(joined, sum(counts.values()), counts)
 
 
+def _read_row(conn, code: str, key, what: str):
+    """The class's row for its teacher's download (ended or not); Ended, WrongKey."""
+    row = _row(conn, code)
+    if row is None:
+        raise Ended(f"There is no class {code}.")
+    if not codes.key_matches(key, row.key_hash):
+        raise WrongKey(f"Only the teacher's link can download the class's {what}.")
+    return row
+
+
 def results(code: str, key, address: str | None = None) -> dict[int, dict]:
     """For the teacher's summary: each revealed step's answers as counted (they close at the
     reveal), the model's answer and the options' words: step -> {counts, right, labels}."""
     with database.reading(address) as conn:
-        row = _row(conn, code)
-        if row is None:
-            raise Ended(f"There is no class {code}.")
-        if not codes.key_matches(key, row.key_hash):
-            raise WrongKey("Only the teacher's link can download the class's summary.")
+        row = _read_row(conn, code, key, "summary")
         reveals = conn.execute(select(class_reveals.c.step, class_reveals.c.right, class_reveals.c.labels)
                                .where(class_reveals.c.class_id == row.id).order_by(class_reveals.c.step)).all()
         out = {}
@@ -245,11 +251,7 @@ def answers(code: str, key, address: str | None = None) -> list[dict]:
     """Every answer of the class, for its teacher: step (from 1), the student's anonymous id,
     option, reason, time (UTC seconds), in the order given."""
     with database.reading(address) as conn:
-        row = _row(conn, code)
-        if row is None:
-            raise Ended(f"There is no class {code}.")
-        if not codes.key_matches(key, row.key_hash):
-            raise WrongKey("Only the teacher's link can download the class's answers.")
+        row = _read_row(conn, code, key, "answers")
         rows = conn.execute(select(class_answers.c.step, class_answers.c.student, class_answers.c.option,
                                    class_answers.c.reason, class_answers.c.at)
                             .where(class_answers.c.class_id == row.id)
