@@ -8,8 +8,8 @@ import pytest
 from hopfield_core import questions
 from tests.support.apptest import open_app
 from tests.support.live_lesson import BODY
-from ui.lessons import codes, lesson_store
-from ui.live import attending, class_store
+from ui.lessons import codes, codes_typed, lesson_store
+from ui.live import class_store
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_a_wrong_code_says_so_and_too_many_ask_to_wait(lesson):
     at.text_input(key="join_code").set_value("O0I1L!")
     at.button(key="FormSubmitter:join_class_form-Join").click().run()
     assert any("is not a class code" in e.value for e in at.error)
-    for _ in range(attending.WRONG_CODES):
+    for _ in range(codes_typed.WRONG_PER_MINUTE):
         at.text_input(key="join_code").set_value("ZZZZZZ")
         at.button(key="FormSubmitter:join_class_form-Join").click().run()
     assert any("Too many codes" in e.value for e in at.error), [e.value for e in at.error]

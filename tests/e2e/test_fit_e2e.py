@@ -143,8 +143,9 @@ def test_long_names_keep_their_labels_apart(sized, server, tmp_path):
     m = pg.evaluate(MEASURE_JS)
     assert not m["ticks"] and not m["wide"] and not m["legends"], m
     bars = pg.locator(':is([data-testid="stPlotlyChart"], .hp-chart)').filter(has_text="Overlap")
-    labels = bars.first.locator("g.xtick text").evaluate_all("ts => ts.map(t => t.textContent)")
-    assert len(labels) == 4 and labels[3].startswith("4"), labels
+    # four names that do not fit under 200 px of bars: the bars turn, each name beside its row
+    labels = bars.first.locator("g.ytick text").evaluate_all("ts => ts.map(t => t.textContent)")
+    assert len(labels) == 4 and labels[3].startswith("4. astronaut"), labels
     gallery = pg.evaluate("""() => {
       const side = document.querySelector('[data-testid="stSidebar"]');
       return [...side.querySelectorAll('[data-testid="stHorizontalBlock"]')]

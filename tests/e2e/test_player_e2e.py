@@ -173,7 +173,8 @@ def test_play_plays_100_steps_in_12_s_and_the_server_does_nothing(page, server, 
     assert live.get_attribute("aria-live") == "polite"
     page.wait_for_timeout(300)
     assert live.inner_text().startswith(f"Step {T} of {T}") and live.inner_text().endswith("Retrieved pattern H.")
-    assert page.locator(f"{sel} .hp-success p").inner_text() == "Retrieved pattern H."
+    # the verdict, and the modern page's finding with it (ui/pages/modern/sections.finding)
+    assert page.locator(f"{sel} .hp-success p").inner_text().startswith("Retrieved pattern H. Fixed point: single")
     shot(page, "player_played")
 
 

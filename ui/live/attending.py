@@ -8,19 +8,19 @@ A student joins from Home ("Join a class": the code typed, or the QR code's link
 value is the code):
 the class's lesson opens at the class's step under a new random id, and the student is counted in
 the class. A teacher starts a class from a lesson being taken (`start`). Wrong codes are counted
-per session: more than WRONG_CODES in WRONG_WINDOW_S and the form asks to wait.
+per session with the lessons' (ui/lessons/codes_typed.py): past its limit a minute, the form asks
+to wait.
 
 Before each page (`before_page`) the class holds the step's question until the teacher reveals
 it: a student's own answer does not open the outcome, the teacher's Reveal does, for everyone."""
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import streamlit as st
 
 from hopfield_core import questions
-from ui.lessons import codes, database, flow
+from ui.lessons import codes, codes_typed, database, flow
 from ui.serving.text import quoted
 from ui.settings import gate
 from ui.settings.layer import Settings
@@ -29,10 +29,7 @@ from . import class_store
 
 _STATE = "_class"
 _ASKED = "_class_asked"
-_WRONG = "_class_wrong_codes"  # times of this session's wrong codes
 _SEEN = "_class_seen"          # (step, revealed steps) last drawn: the poll reruns the page on a change
-WRONG_CODES = 5
-WRONG_WINDOW_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -96,27 +93,19 @@ def bind(pages: flow.Pages) -> None:
 
 # ---------------------------------------------------------------- joining, starting
 
-def wrong_codes_waiting(now: float | None = None) -> float:
-    """Seconds this session must wait before another try (0: it may try now)."""
-    now = time.time() if now is None else now
-    recent = [t for t in st.session_state.get(_WRONG, []) if now - t < WRONG_WINDOW_S]
-    st.session_state[_WRONG] = recent
-    return 0.0 if len(recent) < WRONG_CODES else WRONG_WINDOW_S - (now - recent[0])
-
-
 def join_typed(text: str, pages: flow.Pages) -> str | None:
     """Home's form: join the class whose code was typed. None when joined, else a sentence."""
-    wait = wrong_codes_waiting()
+    wait = codes_typed.wait_s()  # one budget with the lessons' codes: a script walks neither
     if wait > 0:
         return f"Too many codes that open no class: wait {int(wait) + 1} seconds, then check the code on the board."
     code = codes.clean_code(text)
     if code is None:
-        st.session_state[_WRONG].append(time.time())
+        codes_typed.wrong()
         return (f"{quoted(text[:40])} is not a class code: it has 6 letters and digits, "
                 "like K7M2QX (no 0, O, 1, I or L).")
     why = enter(code, pages)
     if why and why.startswith("There is no class"):
-        st.session_state[_WRONG].append(time.time())
+        codes_typed.wrong()
     return why
 
 
