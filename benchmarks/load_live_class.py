@@ -9,9 +9,9 @@ temporary HOPFIELD_DATA_DIR, shared by its processes), then two phases, one afte
 1. without a class (the peer): each student opens the classical page and changes a setting (the
    query's seed) twice; the page open's and the settings change's times are kept;
 2. a live class: a teacher's session opens the class's link; each student joins by the QR code's
-   link (Home, `join`), changes a setting twice as in phase 1, sends a prediction, and from then on
-   does what the browser's timers do (tick: the page's 2 s fragment); the teacher's session ticks
-   too (its counts and histogram). When every prediction is in, the teacher reveals (each student's
+   link (Home, `join`), sends a prediction, does phase 1's actions in another tab while the class
+   polls, and from then on does what the browser's timers do (tick: the page's 2 s fragment); the
+   teacher's session ticks every second (its counts and histogram). When every prediction is in, the teacher reveals (each student's
    next tick reruns the page with the whole run, which the browser then plays by itself) and then
    presses Next at time T0; each student's tick that finds the new step is timed from T0.
 
@@ -46,7 +46,8 @@ from tests.support.st_client import OK, StClient  # noqa: E402
 from ui.lessons import lesson_store  # noqa: E402
 from ui.live import class_store  # noqa: E402
 
-TICK_S = 2.0
+TICK_S = 2.0          # a student's page: ui/live/class_bar.POLL_S
+TEACHER_TICK_S = 1.0  # the teacher's counts: ui/live/class_bar.TEACHER_POLL_S
 
 
 def pct(xs, q):
@@ -100,7 +101,12 @@ class Class:
         self.revealed = threading.Event()
         self.next_at: float | None = None
         self.next_seen: list[float] = []
+        self.joins: list[float] = []  # joining by the QR code's link: Home, the lesson, the class
         self.n = n
+
+    def add_join(self, seconds: float) -> None:
+        with self.lock:
+            self.joins.append(seconds)
 
 
 def pupil(url: str, code: str, i: int, room: Class, phase: Phase, spread: float, deadline: float) -> None:
@@ -108,15 +114,21 @@ def pupil(url: str, code: str, i: int, room: Class, phase: Phase, spread: float,
     c = StClient(url, timeout=90)
     try:
         c.connect()
-        phase.add("open", timed(c.open, "", f"join={code}"))
-        for seed in (1 + i % 5, 2 + i % 5):
-            phase.add("settings", timed(c.set_value, "q_seed", seed))
+        room.add_join(timed(c.open, "", f"join={code}"))
         options = list(c.widget("class_option_0").proto.options)
         c.set_value("class_option_0", options[i % len(options)])
         c.click("class_send")
         with room.lock:
             room.acked.append(time.time())
             room.sent += 1
+        other = StClient(url, timeout=90)  # another tab of the same student: phase 1's actions,
+        other.connect()                     # now while the class polls
+        try:
+            phase.add("open", timed(other.open, "classical", "mode=async&T=0"))
+            for seed in (1 + i % 5, 2 + i % 5):
+                phase.add("settings", timed(other.set_value, "q_seed", seed))
+        finally:
+            other.close()
         while time.time() < deadline:  # the browser's 2 s timer, from now on
             time.sleep(TICK_S)
             c.tick()
@@ -142,7 +154,7 @@ def teacher(url: str, lesson: str, code: str, key: str, room: Class, phase: Phas
     seen: list[tuple[float, int]] = []  # (tick time, predicted shown)
     try:
         while time.time() < deadline:
-            time.sleep(TICK_S)
+            time.sleep(TEACHER_TICK_S)
             c.tick()
             shown = metric(c, "Predicted")
             seen.append((time.time(), shown or 0))
@@ -211,7 +223,7 @@ def main(argv=None) -> int:
         nxt = room.next_seen
         report.update({
             "answers_sent": room.sent, "answers_kept": kept.answered, "answers_lost": room.sent - kept.answered,
-            "joined": kept.joined,
+            "joined": kept.joined, "join_p50_s": pct(room.joins, 50), "join_p95_s": pct(room.joins, 95),
             "staleness_p50_s": pct(stale, 50), "staleness_p95_s": pct(stale, 95),
             "next_reached": len(nxt), "next_p50_s": pct(nxt, 50), "next_p95_s": pct(nxt, 95),
             "next_within_3s": sum(1 for x in nxt if x <= 3.0) / max(1, n),

@@ -9,8 +9,8 @@ the page ran (the page's run offers the question's options, ui.settings.gate):
   its QR code, how many joined and predicted, the live histogram, Reveal, Back, Next, "Let them
   explore" / "Follow me", End the class, and the downloads (CSV, a one-page summary).
 
-Both poll the database every POLL_S seconds (a fragment): a new step, a reveal or a pace change
-reruns the page; a database that does not answer shows "Reconnecting", and what a student typed
+Both poll the database (fragments): a student's page every POLL_S seconds (a new step, a reveal
+or a pace change reruns the page), the teacher's counts and histogram every TEACHER_POLL_S; a database that does not answer shows "Reconnecting", and what a student typed
 stays in its fields. Everything a student or a teacher typed is shown as plain text."""
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ from ui.shell import share
 
 from . import attending, board, class_store, summary
 
-POLL_S = 2.0
+POLL_S = 2.0          # every student's poll of the class (the page reruns on a change)
+TEACHER_POLL_S = 1.0  # the teacher's counts and histogram: one session, so the class's answers show within 2 s
 _FAILED = "_class_send_failed"
 WAITING = "Waiting for your teacher to show the answer: you can still change your prediction."
 
@@ -223,9 +224,9 @@ def _teacher(page, pages, a, t, state) -> None:
         summary.downloads(a, t)
 
 
-@st.fragment(run_every=POLL_S)
+@st.fragment(run_every=TEACHER_POLL_S)
 def _live_counts(code: str, step_index: int) -> None:
-    """How many joined and how many predicted: redrawn every POLL_S seconds."""
+    """How many joined and how many predicted: redrawn every TEACHER_POLL_S seconds."""
     try:
         tally = class_store.tally(code, step_index)
     except database.Unavailable:
@@ -236,9 +237,9 @@ def _live_counts(code: str, step_index: int) -> None:
     c2.metric("Predicted", tally.answered)
 
 
-@st.fragment(run_every=POLL_S)
+@st.fragment(run_every=TEACHER_POLL_S)
 def _live_histogram(code: str, step_index: int, right: str | None) -> None:
-    """The class's predictions, redrawn every POLL_S seconds; after the reveal the model's answer
+    """The class's predictions, redrawn every TEACHER_POLL_S seconds; after the reveal the model's answer
     marked with the class's share."""
     try:
         tally = class_store.tally(code, step_index)
