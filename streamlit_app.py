@@ -50,7 +50,7 @@ if presenter_row is not None and path not in add_view.NOT_TAKEN:
     share.student_link(presenter_row, page.url_path, link)
 with lesson_bar:
     if attending.attending() is not None:
-        class_bar.draw(page.url_path or "home", LESSON_PAGES)
+        class_bar.draw(page.url_path or "home")
     else:
         bar.draw(page.url_path or "home", LESSON_PAGES)
         class_bar.start_button()

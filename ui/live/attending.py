@@ -140,7 +140,7 @@ def enter(code: str, pages: flow.Pages, key: str | None = None) -> str | None:
     return None
 
 
-def start(pages: flow.Pages) -> str | None:
+def start() -> str | None:
     """The lesson this tab takes, as a new live class with this tab as its teacher."""
     t = flow.taking()
     if t is None or not t.code:

@@ -34,7 +34,7 @@ _FAILED = "_class_send_failed"
 WAITING = "Waiting for your teacher to show the answer: you can still change your prediction."
 
 
-def draw(page: str, pages: flow.Pages) -> None:
+def draw(page: str) -> None:
     for message in flow.messages():  # what the link asked for that could not be done
         st.warning(lesson_bar.plain(message))
     st.session_state.pop("lesson_messages", None)
@@ -54,9 +54,9 @@ def draw(page: str, pages: flow.Pages) -> None:
         return
     with st.container(key="class_teacher" if a.teacher else "class_bar", border=True):
         if a.teacher:
-            _teacher(page, pages, a, t, state)
+            _teacher(page, a, t, state)
         else:
-            _student(page, pages, a, t, state)
+            _student(page, a, t, state)
     _poll(a, state)
 
 
@@ -74,14 +74,14 @@ def start_button() -> None:
 
 
 def _start() -> None:
-    why = attending.start(attending.pages())
+    why = attending.start()
     if why:
         st.session_state[_FAILED] = why
 
 
 # ---------------------------------------------------------------- a student's bar
 
-def _student(page, pages, a, t, state) -> None:
+def _student(page, a, t, state) -> None:
     step = t.current()
     where = f"step {t.step + 1} of {t.n}" if step is not None else "the summary"
     pace = "your teacher leads" if state.pace == "follow" else "explore at your own pace"
@@ -131,7 +131,8 @@ def _question(a, t, step, state) -> None:
     st.session_state.setdefault(reason_key, mine.reason if mine else "")
     st.radio(escaped(kind.question), options, key=option_key,
              format_func=lambda k: escaped(labels[k]), label_visibility="collapsed")
-    st.text_input("Why? (optional, one line, at most 200 characters)", key=reason_key)
+    st.text_input(f"Why? (optional, one line, at most {class_store.REASON_CHARS} characters)", key=reason_key,
+                  max_chars=class_store.REASON_CHARS)
     failed = st.session_state.pop(_FAILED, None)
     if failed:
         st.error(lesson_bar.plain(failed))
@@ -180,7 +181,7 @@ CODE_HTML = ('<div class="hp-class-code"><span class="hp-sr">Class code, spelled
              'white-space: nowrap; }}</style>')
 
 
-def _teacher(page, pages, a, t, state) -> None:
+def _teacher(page, a, t, state) -> None:
     """The board: the code, the link and its QR code, the counts and the controls on the first
     row; the histogram under them, the width of the page (the class reads it from the back)."""
     step = t.current()
