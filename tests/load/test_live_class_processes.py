@@ -1,4 +1,4 @@
-"""One live class across the deploy's two app processes (`deploy/classroom.py --processes 2`,
+"""One live class (the ready lesson "Memories as valleys") across the deploy's two app processes (`deploy/classroom.py --processes 2`,
 nginx in front, the lessons' database shared), driven by the protocol client
 (tests/support/st_client.py): the teacher's session on the first process, the students' on the
 second (each reached on its own port: the processes nginx routes to). Every answer is counted, the
@@ -15,10 +15,10 @@ from urllib.parse import parse_qs
 import pytest
 
 from tests.support.launcher import NGINX, Launcher
-from tests.support.live_lesson import BODY
 from tests.support.st_client import StClient
-from ui.lessons import lesson_store
+from ui.lessons import ready
 from ui.live import class_store
+from ui.pages import lesson_steps
 
 STUDENTS = 6
 
@@ -52,7 +52,8 @@ def metric(c: StClient, label: str) -> str | None:
 def test_one_class_across_two_processes_survives_one_killed(room):
     (_, port_a), (pid_b, port_b) = room.app_pids_and_ports()
     url_a, url_b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
-    lesson, _ = lesson_store.create(BODY, BODY["title"])
+    ready.keep_all(lesson_steps.problems)  # a ready lesson, as a teacher would take it
+    lesson = next(r.code for r in ready.read_all(lesson_steps.problems) if r.name == "1-memories-as-valleys")
     code, key = class_store.start(lesson)
     teacher = client(url_a)
     teacher.open("", f"lesson={lesson}&class={code}&ckey={key}")
