@@ -203,6 +203,8 @@ def test_in_a_class_the_outcome_waits_for_the_teachers_reveal_and_says_so(lesson
     opened = player.payload(student, "classical")
     assert opened["shown"] == opened["last"] > 0 and "held" not in opened
     assert gate.CLASS_CLOSED_TEXT not in [c.value for c in student.caption]
+    shown = player.payload(teacher.run(), "classical")  # the projector: the run, no one's prediction
+    assert shown["shown"] == shown["last"] > 0 and "held" not in shown and "answer" not in shown
 
 
 @pytest.mark.parametrize("name", ["2-from-hopfield-to-attention"])

@@ -180,7 +180,7 @@ def sync() -> None:
 def before_page(page: str) -> None:
     """After flow.before_page: in a class, the step's question stays held until the teacher
     reveals it (a student's answer alone does not open the outcome); then it opens with the
-    student's answer (the teacher's: "not sure", which compares nothing)."""
+    student's answer compared, and on the teacher's page with nothing compared."""
     a, t = attending(), flow.taking()
     if a is None or t is None:
         return
@@ -194,5 +194,8 @@ def before_page(page: str) -> None:
         gate.hold(page, step.question, None, by_teacher=True)  # the database is away: nothing opens
         return
     revealed = state is not None and t.step in state.revealed
+    if revealed and a.teacher:  # the projector shows the outcome, compared with no one's prediction
+        gate.release()
+        return
     locked = (mine.option if mine else questions.NOT_SURE) if revealed else None
     gate.hold(page, step.question, locked, by_teacher=True)
