@@ -80,6 +80,15 @@ class Session:
         self.c._read_until(done, time.perf_counter(), self.pending)
         return self.shown[-1][2]
 
+    def shown_or_read(self, what) -> str:
+        """The text matching `what` if the running script already showed it (it can come in the
+        same messages as what read_until last waited for, before it), else read_until(what)."""
+        start = max((i for i, (_, kind, _) in enumerate(self.shown) if kind == "new run"), default=0)
+        for _, _, text in self.shown[start:]:
+            if re.search(what, text):
+                return text
+        return self.read_until(what)
+
     def finish(self) -> str:
         """Read until the run ends (not one stopped for a rerun); returns its status."""
         def done(msg):
@@ -142,7 +151,7 @@ def test_cancel_frees_the_place_and_the_slot(server):
         c.press("capacity_lab_run_curve")
         assert c.read_until("ahead of yours").startswith("2 runs ahead of yours")
 
-        b.read_until("^Cancel$")  # the Cancel button, while it waits
+        b.shown_or_read("^Cancel$")  # the Cancel button, while it waits (drawn before or after the place)
         b.press("cancel_curve")
         assert b.finish() == "FINISHED_SUCCESSFULLY" and b.charts() == 0
         assert "Cancelled: nothing was drawn. Press Run to start this curve again." in b.c.texts()
