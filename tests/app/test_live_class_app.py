@@ -233,3 +233,28 @@ def test_a_ready_lesson_runs_as_a_live_class_to_its_end(name):
     assert class_store.state(code).step == len(r.lesson.steps)
     results = class_store.results(code, key)
     assert sorted(results) == [i for i, s in enumerate(r.lesson.steps) if s.question]
+
+
+def test_the_teachers_board_shows_counts_never_who_answered(lesson):
+    """What the teacher's page sends the browser (texts, charts, the player) after three students
+    answered and the reveal holds none of their ids; the CSV (a download) is where they are."""
+    from tests.support import player
+
+    teacher, code, key = teacher_with_a_class(lesson)
+    ids = []
+    for _ in range(3):
+        student = join(code)
+        student.radio(key="class_option_0").set_value(student.radio(key="class_option_0").options[0])
+        student.button(key="class_send").click().run()
+        ids.append(student.query_params["student"])
+    teacher.run()
+    teacher.button(key="class_reveal").click().run()
+    texts = [e.value for kind in ("markdown", "code", "caption", "subheader", "info", "success", "warning", "error")
+             for e in getattr(teacher, kind)]
+    texts += [f"{m.label} {m.value}" for m in teacher.metric] + [h.proto.body for h in teacher.get("html")]
+    texts += [c.proto.spec for c in teacher.get("plotly_chart")] + [str(player.payload(teacher, "classical"))]
+    sent = "\n".join(texts)
+    assert code in sent and "3 predictions" in sent  # what it shows is read (a check that can fail)
+    assert {m.label: m.value for m in teacher.metric}["Predicted"] == "3"
+    assert not [i for i in ids if i in sent]
+    assert {r["student"] for r in class_store.answers(code, key)} == set(ids)
