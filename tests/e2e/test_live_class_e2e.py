@@ -67,7 +67,9 @@ def test_a_teacher_and_three_students_predict_reveal_and_move_on(browser, server
 
     teacher.locator(".st-key-class_next_t button").click()
     for pg in students:  # every student's page follows within the polls
-        pg.wait_for_function("() => new URLSearchParams(location.search).get('step') === '2'", timeout=20_000)
+        # the step's number is written a run before the page switches to the step's page: wait for both
+        pg.wait_for_function("() => new URLSearchParams(location.search).get('step') === '2'"
+                             " && location.pathname.endsWith('/modern')", timeout=20_000)
         assert "/modern" in pg.url
     for pg in [teacher, *students]:
         assert_healthy(pg)
